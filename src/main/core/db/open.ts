@@ -1,0 +1,78 @@
+// Opens (or creates) the SQLite database of a data directory and brings its schema up to date.
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { existsSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import * as schema from './schema';
+
+export type Db = BetterSQLite3Database<typeof schema>;
+
+export interface OpenedDatabase {
+  /** The raw connection, for prepared statements on hot paths and pragmas. */
+  sqlite: Database.Database;
+  db: Db;
+  close(): void;
+}
+
+export interface OpenDatabaseOptions {
+  file: string;
+  migrationsFolder?: string;
+  /**
+   * `NORMAL` (default) in WAL mode loses no committed transaction on a process crash; `FULL` also
+   * survives an OS crash or power loss, at the cost of an fsync per commit.
+   */
+  synchronous?: 'NORMAL' | 'FULL';
+}
+
+export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
+  const sqlite = new Database(options.file);
+  try {
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+    sqlite.pragma('foreign_keys = ON');
+    // Another process (the CLI next to a running server) may hold the write lock briefly.
+    sqlite.pragma('busy_timeout = 5000');
+    const db = drizzle(sqlite, { schema });
+    migrate(db, { migrationsFolder: options.migrationsFolder ?? findMigrationsFolder() });
+    return {
+      sqlite,
+      db,
+      close: () => {
+        if (sqlite.open) sqlite.close();
+      },
+    };
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+}
+
+/**
+ * The `drizzle/` folder ships beside the code. Entry points may pass it explicitly (the packaged
+ * Electron app does); otherwise look upwards from the running script and from the working directory.
+ */
+export function findMigrationsFolder(): string {
+  const fromEnv = process.env.TITULAR_MIGRATIONS_DIR;
+  if (fromEnv) return fromEnv;
+  const starts: string[] = [];
+  if (process.argv[1]) {
+    try {
+      starts.push(path.dirname(realpathSync(process.argv[1])));
+    } catch {
+      // The script path may not exist (node -e); the working directory is tried next.
+    }
+  }
+  starts.push(process.cwd());
+  for (const start of starts) {
+    let dir = start;
+    for (;;) {
+      const candidate = path.join(dir, 'drizzle');
+      if (existsSync(path.join(candidate, 'meta', '_journal.json'))) return candidate;
+      const parent = path.dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+  }
+  throw new Error('Cannot find the drizzle/ migrations folder; set TITULAR_MIGRATIONS_DIR');
+}

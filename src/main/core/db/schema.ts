@@ -1,0 +1,212 @@
+// The whole database of one Titular data directory.
+//
+// Rules that keep a later multi-desktop sync possible without a rewrite:
+// - every id is a UUIDv7 (time-sortable, generated here, never by SQLite);
+// - `credit_ledger`, `lookups` and `audit_log` are append-only: rows are inserted, never updated
+//   or deleted; `credit_balances` is a projection of the ledger kept in the same transaction
+//   (it can be rebuilt from the ledger at any time, see ledger/invariants.ts);
+// - times are integer milliseconds since the epoch (UTC), which sort and filter cheaply.
+import { sql } from 'drizzle-orm';
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+export const organizations = sqliteTable('organizations', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: integer('created_at').notNull(),
+});
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    role: text('role', { enum: ['admin', 'operator'] }).notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('users_org_email').on(t.orgId, t.email)],
+);
+
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    ownerUserId: text('owner_user_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name'),
+    product: text('product', { enum: ['cbu', 'informes'] }).notNull(),
+    environment: text('environment', { enum: ['live', 'sandbox'] }).notNull(),
+    /** Comma-separated subset of lookup,balance,history. */
+    scopes: text('scopes').notNull(),
+    /** JSON array of IP addresses / CIDR ranges; empty array = any address. */
+    ipWhitelist: text('ip_whitelist').notNull().default('[]'),
+    /** First characters of the key, safe to display ("sk_live_Ab12…"). */
+    displayPrefix: text('display_prefix').notNull(),
+    /** Hex SHA-256 of the full key: how a request finds its key. */
+    keyHash: text('key_hash').notNull(),
+    /** AES-256-GCM(iv ‖ ciphertext ‖ tag) of the key under the vault's data key, AAD = id. */
+    keyCiphertext: blob('key_ciphertext', { mode: 'buffer' }).notNull(),
+    rateLimitPerSecond: integer('rate_limit_per_second').notNull(),
+    rateLimitBurst: integer('rate_limit_burst').notNull(),
+    expiresAt: integer('expires_at'),
+    revokedAt: integer('revoked_at'),
+    rotatedAt: integer('rotated_at'),
+    lastUsedAt: integer('last_used_at'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('api_keys_hash').on(t.keyHash), index('api_keys_org').on(t.orgId, t.createdAt)],
+);
+
+/** Append-only. amount > 0 for purchases, < 0 for consumptions. */
+export const creditLedger = sqliteTable(
+  'credit_ledger',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    product: text('product', { enum: ['cbu', 'informes'] }).notNull(),
+    kind: text('kind', { enum: ['purchase', 'consumption'] }).notNull(),
+    amount: integer('amount').notNull(),
+    /** Purchases: the caller's reference (invoice, receipt); unique per org and product. */
+    reference: text('reference'),
+    /** Consumptions: the lookup (history entry) that spent the credit. */
+    lookupId: text('lookup_id'),
+    userId: text('user_id'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('credit_ledger_reference').on(t.orgId, t.product, t.reference).where(sql`reference IS NOT NULL`),
+    uniqueIndex('credit_ledger_lookup').on(t.lookupId).where(sql`lookup_id IS NOT NULL`),
+    index('credit_ledger_org_product').on(t.orgId, t.product, t.createdAt),
+  ],
+);
+
+/** Projection of credit_ledger, updated in the same transaction as every ledger insert. */
+export const creditBalances = sqliteTable(
+  'credit_balances',
+  {
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    product: text('product', { enum: ['cbu', 'informes'] }).notNull(),
+    balance: integer('balance').notNull(),
+    totalPurchased: integer('total_purchased').notNull(),
+    totalConsumed: integer('total_consumed').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.product] })],
+);
+
+/** Append-only history of every lookup that reached validation or resolution. */
+export const lookups = sqliteTable(
+  'lookups',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    environment: text('environment', { enum: ['live', 'sandbox'] }).notNull(),
+    product: text('product', { enum: ['cbu', 'informes'] }).notNull(),
+    inputIdentifier: text('input_identifier').notNull(),
+    inputType: text('input_type', { enum: ['CBU', 'CVU', 'ALIAS', 'CUIT'] }).notNull(),
+    status: text('status', { enum: ['SUCCESS', 'ERROR'] }).notNull(),
+    errorCode: text('error_code'),
+    httpStatus: integer('http_status').notNull(),
+    source: text('source', { enum: ['WEB', 'API', 'BULK'] }).notNull(),
+    /** JSON: the `data` of a success, or `{ error: { code, message } }`. */
+    responseData: text('response_data').notNull(),
+    upstreamLatencyMs: integer('upstream_latency_ms').notNull(),
+    creditConsumed: integer('credit_consumed').notNull(),
+    userId: text('user_id').notNull(),
+    apiKeyId: text('api_key_id'),
+    requestId: text('request_id').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    index('lookups_page').on(t.orgId, t.environment, t.product, t.createdAt, t.id),
+    index('lookups_status_page').on(t.orgId, t.environment, t.product, t.status, t.createdAt, t.id),
+    index('lookups_source_page').on(t.orgId, t.environment, t.product, t.source, t.createdAt, t.id),
+    index('lookups_identifier').on(t.orgId, t.inputIdentifier),
+  ],
+);
+
+/** Accounts the organization imported (the `directory` resolver). Reference data, replaced by import. */
+export const directoryAccounts = sqliteTable(
+  'directory_accounts',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    number: text('number').notNull(),
+    /** Lower-cased alias for case-insensitive matching; `alias` keeps the display form. */
+    aliasKey: text('alias_key'),
+    alias: text('alias'),
+    accountType: text('account_type', { enum: ['CC', 'CA', 'VIRTUAL'] }).notNull(),
+    currency: text('currency', { enum: ['ARS', 'USD'] }).notNull(),
+    active: integer('active', { mode: 'boolean' }).notNull(),
+    /** JSON array of holders: { full_name, tax_id, tax_id_type, is_individual }. */
+    holders: text('holders').notNull(),
+    importedAt: integer('imported_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('directory_accounts_number').on(t.orgId, t.number),
+    uniqueIndex('directory_accounts_alias').on(t.orgId, t.aliasKey).where(sql`alias_key IS NOT NULL`),
+  ],
+);
+
+/** Append-only record of who did what to keys, users, credits and settings. */
+export const auditLog = sqliteTable(
+  'audit_log',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    actorUserId: text('actor_user_id'),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    /** JSON object of non-secret details. */
+    details: text('details').notNull().default('{}'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('audit_log_org').on(t.orgId, t.createdAt)],
+);
+
+/** Answers stored for `Idempotency-Key` replays (24 h). */
+export const idempotencyRecords = sqliteTable(
+  'idempotency_records',
+  {
+    apiKeyId: text('api_key_id').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code').notNull(),
+    responseBody: text('response_body').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.idempotencyKey] }), index('idempotency_created').on(t.createdAt)],
+);
+
+/** The vault's wrapped data key and how it is wrapped (one row). */
+export const vaultMeta = sqliteTable('vault_meta', {
+  id: integer('id').primaryKey(),
+  provider: text('provider', { enum: ['passphrase', 'keyfile', 'os'] }).notNull(),
+  /** scrypt salt and parameters (JSON) for the passphrase provider. */
+  kdf: text('kdf'),
+  wrappedDataKey: blob('wrapped_data_key', { mode: 'buffer' }).notNull(),
+  createdAt: integer('created_at').notNull(),
+});
+
+/** Small key/value settings (resolver per product, local API port...). */
+export const settings = sqliteTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});

@@ -1,0 +1,129 @@
+// The organization's own directory of accounts (imported from CSV/JSON) and the resolver that
+// answers live lookups from it. Import is all-or-nothing unless the caller skips invalid rows.
+import type Database from 'better-sqlite3';
+import type { LookupData } from '../../../shared/api/lookup';
+import { uuidv7 } from '../db/ids';
+import { analyzeCbu } from '../../../shared/identifiers';
+import type { AuditLog } from '../audit/audit-log';
+import type { AccountQuery, AccountResolver, Resolution } from '../resolvers/resolver';
+import type { DirectoryAccount, DirectoryRowError } from './directory-file';
+
+export interface ImportReport {
+  imported: number;
+  /** Accounts that replaced an existing account with the same number. */
+  replaced: number;
+  rows: number;
+  errors: DirectoryRowError[];
+  /** False when nothing was written because some row was bad (and invalid rows were not skipped). */
+  committed: boolean;
+}
+
+interface AccountRow {
+  number: string;
+  alias: string | null;
+  account_type: LookupData['account_type'];
+  currency: LookupData['currency'];
+  active: number;
+  holders: string;
+}
+
+export class Directory implements AccountResolver {
+  readonly name = 'directory' as const;
+  readonly #byNumber: Database.Statement<[string, string], AccountRow>;
+  readonly #byAlias: Database.Statement<[string, string], AccountRow>;
+  readonly #upsert: Database.Statement<unknown[]>;
+  readonly #deleteAliasClash: Database.Statement<[string, string, string]>;
+  readonly #exists: Database.Statement<[string, string], { id: string }>;
+  readonly #count: Database.Statement<[string], { n: number }>;
+
+  constructor(
+    private readonly sqlite: Database.Database,
+    private readonly audit: AuditLog,
+  ) {
+    const columns = 'number, alias, account_type, currency, active, holders';
+    this.#byNumber = sqlite.prepare(`SELECT ${columns} FROM directory_accounts WHERE org_id = ? AND number = ?`);
+    this.#byAlias = sqlite.prepare(`SELECT ${columns} FROM directory_accounts WHERE org_id = ? AND alias_key = ?`);
+    this.#upsert = sqlite.prepare(
+      `INSERT INTO directory_accounts (id, org_id, number, alias_key, alias, account_type, currency, active, holders, imported_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (org_id, number) DO UPDATE SET alias_key = excluded.alias_key, alias = excluded.alias,
+         account_type = excluded.account_type, currency = excluded.currency, active = excluded.active,
+         holders = excluded.holders, imported_at = excluded.imported_at`,
+    );
+    // An alias moves with its account: an older account holding the alias loses it.
+    this.#deleteAliasClash = sqlite.prepare(
+      'UPDATE directory_accounts SET alias_key = NULL, alias = NULL WHERE org_id = ? AND alias_key = ? AND number <> ?',
+    );
+    this.#exists = sqlite.prepare('SELECT id FROM directory_accounts WHERE org_id = ? AND number = ?');
+    this.#count = sqlite.prepare('SELECT COUNT(*) AS n FROM directory_accounts WHERE org_id = ?');
+  }
+
+  async resolveAccount(query: AccountQuery): Promise<Resolution<LookupData>> {
+    return this.resolveAccountNow(query);
+  }
+
+  /** Synchronous form (the directory is local): no promise on the hot path when not needed. */
+  resolveAccountNow(query: AccountQuery): Resolution<LookupData> {
+    const row = query.kind === 'number' ? this.#byNumber.get(query.orgId, query.number) : this.#byAlias.get(query.orgId, query.aliasKey);
+    return row ? { found: true, data: toLookupData(row) } : { found: false };
+  }
+
+  count(orgId: string): number {
+    return this.#count.get(orgId)?.n ?? 0;
+  }
+
+  /** Writes parsed accounts in one transaction. With errors and no skip, writes nothing. */
+  import(
+    orgId: string,
+    parsed: { accounts: DirectoryAccount[]; errors: DirectoryRowError[]; rows: number },
+    options: { skipInvalid: boolean; actorUserId: string | null; fileName?: string },
+  ): ImportReport {
+    if (parsed.errors.length > 0 && !options.skipInvalid) {
+      return { imported: 0, replaced: 0, rows: parsed.rows, errors: parsed.errors, committed: false };
+    }
+    const now = Date.now();
+    let replaced = 0;
+    this.sqlite.transaction(() => {
+      for (const account of parsed.accounts) {
+        if (this.#exists.get(orgId, account.number)) replaced++;
+        if (account.aliasKey) this.#deleteAliasClash.run(orgId, account.aliasKey, account.number);
+        const d = account.data;
+        this.#upsert.run(
+          uuidv7(now),
+          orgId,
+          account.number,
+          account.aliasKey,
+          d.alias || null,
+          d.account_type,
+          d.currency,
+          d.active ? 1 : 0,
+          JSON.stringify(d.holders),
+          now,
+        );
+      }
+      this.audit.record({
+        orgId,
+        actorUserId: options.actorUserId,
+        action: 'directory.imported',
+        targetType: 'directory',
+        details: { file: options.fileName ?? null, accounts: parsed.accounts.length, replaced, skippedRows: parsed.errors.length },
+      });
+    }).immediate();
+    return { imported: parsed.accounts.length, replaced, rows: parsed.rows, errors: parsed.errors, committed: true };
+  }
+}
+
+function toLookupData(row: AccountRow): LookupData {
+  // Scheme and bank are derived from the number, which was validated on import.
+  const analysis = analyzeCbu(row.number);
+  if (!analysis.ok) throw new Error('directory holds an invalid account number');
+  return {
+    holders: JSON.parse(row.holders) as LookupData['holders'],
+    account_type: row.account_type,
+    active: row.active === 1,
+    currency: row.currency,
+    alias: row.alias ?? '',
+    account: { scheme: analysis.scheme, number: analysis.number },
+    bank: analysis.bank,
+  };
+}

@@ -1,0 +1,18 @@
+// Errors the core raises on purpose. Each carries the HTTP status and code of the error body
+// (decisions "Error body"), so every interface (HTTP, IPC, CLI) reports them the same way.
+import type { ErrorCode } from '../../shared/api/common';
+
+export class TitularError extends Error {
+  override name = 'TitularError';
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly extras: { creditsRemaining?: number; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+  }
+}
+
+export const invalidParameter = (message: string) => new TitularError(400, 'INVALID_PARAMETER', message);
+export const notFound = (message: string) => new TitularError(404, 'NOT_FOUND', message);

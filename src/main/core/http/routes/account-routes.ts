@@ -1,0 +1,24 @@
+// GET /api/v1/balance (both products) and GET /api/v1/history (CBU keys).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Titular } from '../../titular';
+import { historyQuerySchema } from '../../../../shared/api/history';
+import type { Authorize } from '../authorize';
+import { sendError } from '../error-reply';
+
+export function registerAccountRoutes(app: FastifyInstance, titular: Titular, authorize: Authorize): void {
+  app.get('/api/v1/balance', { onRequest: authorize({ products: ['cbu', 'informes'], scope: 'balance' }) }, async (request) => {
+    return { balances: titular.ledger.balances(request.apiKey!.orgId) };
+  });
+
+  app.get('/api/v1/history', { onRequest: authorize({ products: ['cbu'], scope: 'history' }) }, async (request, reply) => {
+    const parsed = historyQuerySchema.safeParse(request.query);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue?.path.join('.') || '';
+      const message = issue?.code === 'unrecognized_keys' ? `Unknown query parameter: ${issue.keys.join(', ')}` : `${field ? `${field}: ` : ''}${issue?.message ?? 'invalid query'}`;
+      return sendError(reply, 400, 'INVALID_PARAMETER', message);
+    }
+    const key = request.apiKey!;
+    return titular.history.page({ orgId: key.orgId, environment: key.environment, product: key.product }, parsed.data);
+  });
+}

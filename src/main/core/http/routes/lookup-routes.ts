@@ -1,0 +1,69 @@
+// GET/POST /api/v1/lookup (CBU keys) and POST /api/v1/credit/lookup (Informes keys).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Titular } from '../../titular';
+import type { LookupAnswer, LookupContext } from '../../lookup/lookup-service';
+import { IdempotencyStore } from '../../lookup/idempotency';
+import type { Authorize } from '../authorize';
+import { sendError } from '../error-reply';
+
+export function registerLookupRoutes(app: FastifyInstance, titular: Titular, authorize: Authorize): void {
+  const cbuLookup = { onRequest: authorize({ products: ['cbu'], scope: 'lookup' }) };
+  const creditLookup = { onRequest: authorize({ products: ['informes'], scope: 'lookup' }) };
+
+  app.get('/api/v1/lookup', cbuLookup, async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const input = { identifier: query.identifier, type: query.type };
+    const ctx = context(request, ['GET', '/api/v1/lookup', input.identifier ?? null, input.type ?? null]);
+    return send(reply, await titular.lookups.lookupAccount(ctx, input));
+  });
+
+  app.post('/api/v1/lookup', cbuLookup, async (request, reply) => {
+    const body = objectBody(request, reply);
+    if (!body) return reply;
+    const input = { identifier: body.identifier, type: body.type };
+    const ctx = context(request, ['POST', '/api/v1/lookup', input.identifier ?? null, input.type ?? null]);
+    return send(reply, await titular.lookups.lookupAccount(ctx, input));
+  });
+
+  app.post('/api/v1/credit/lookup', creditLookup, async (request, reply) => {
+    const body = objectBody(request, reply);
+    if (!body) return reply;
+    const input = { tax_id: body.tax_id };
+    const ctx = context(request, ['POST', '/api/v1/credit/lookup', input.tax_id ?? null]);
+    return send(reply, await titular.lookups.lookupCreditReport(ctx, input));
+  });
+}
+
+/** The lookup context of an authorized API request; `requestParts` identify it for idempotency. */
+function context(request: FastifyRequest, requestParts: unknown[]): LookupContext {
+  const key = request.apiKey!;
+  const header = request.headers['idempotency-key'];
+  const idempotencyKey = typeof header === 'string' ? IdempotencyStore.validateKey(header) : null;
+  return {
+    orgId: key.orgId,
+    environment: key.environment,
+    source: 'API',
+    userId: key.ownerUserId,
+    apiKeyId: key.id,
+    requestId: request.id,
+    idempotency: idempotencyKey ? { apiKeyId: key.id, key: idempotencyKey, requestHash: IdempotencyStore.hashRequest(requestParts) } : null,
+  };
+}
+
+/** POST bodies must be JSON objects; anything else is a malformed request, not a lookup (no charge). */
+function objectBody(request: FastifyRequest, reply: FastifyReply): Record<string, unknown> | null {
+  // No body at all is a lookup with missing fields (PA006); `null`, arrays and scalars are malformed.
+  const body = request.body === undefined ? {} : request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    sendError(reply, 400, 'INVALID_PARAMETER', 'The request body must be a JSON object');
+    return null;
+  }
+  return body as Record<string, unknown>;
+}
+
+function send(reply: FastifyReply, answer: LookupAnswer): FastifyReply {
+  if (answer.headers) reply.headers(answer.headers);
+  // A replayed answer carries the request id of the request that was charged.
+  reply.header('Request-Id', answer.body.request_id);
+  return reply.code(answer.status).send(answer.body);
+}

@@ -1,0 +1,102 @@
+// The HTTP API of the contract, as a Fastify instance over a composed core. The headless server
+// and the Electron main process both listen with it on 127.0.0.1.
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { requestId } from '../db/ids';
+import { TitularError } from '../errors';
+import type { Titular } from '../titular';
+import { authorizer } from './authorize';
+import { sendError } from './error-reply';
+import { hostAllowed } from './host-guard';
+import { RateLimiter } from './rate-limiter';
+import { registerAccountRoutes } from './routes/account-routes';
+import { registerLookupRoutes } from './routes/lookup-routes';
+
+export interface HttpApiOptions {
+  /** Host names accepted besides loopback ones (e.g. a LAN name set by an admin). */
+  extraHosts?: readonly string[];
+  /** Origins allowed to call from a browser; none by default (no CORS headers at all). */
+  corsOrigins?: readonly string[];
+  /** One line per request: method, path, status, duration. Never headers, keys or bodies. */
+  log?: (line: string) => void;
+}
+
+export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    genReqId: () => requestId(),
+    requestIdHeader: false,
+    bodyLimit: 16 * 1024,
+    trustProxy: false,
+    return503OnClosing: true,
+  });
+  // The API speaks JSON only: a text/plain body is answered 415 instead of being parsed as a string.
+  app.removeContentTypeParser('text/plain');
+  const extraHosts = new Set((options.extraHosts ?? []).map((h) => h.toLowerCase()));
+  const corsOrigins = new Set(options.corsOrigins ?? []);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Request-Id', request.id);
+    const origin = request.headers.origin;
+    if (origin && corsOrigins.has(origin)) {
+      reply.headers({
+        'Access-Control-Allow-Origin': origin,
+        'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key',
+        'Access-Control-Allow-Methods': 'GET, POST',
+        'Access-Control-Expose-Headers': 'Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
+        Vary: 'Origin',
+      });
+    }
+    if (!hostAllowed(request.headers.host, extraHosts)) {
+      return sendError(reply, 403, 'FORBIDDEN', 'The Host header must name this machine (127.0.0.1 or localhost)');
+    }
+  });
+
+  if (corsOrigins.size > 0) {
+    app.options('/api/v1/*', async (_request, reply) => reply.code(204).send());
+  }
+
+  const authorize = authorizer(titular.keys, new RateLimiter());
+  registerLookupRoutes(app, titular, authorize);
+  registerAccountRoutes(app, titular, authorize);
+
+  app.setNotFoundHandler((request, reply) => {
+    sendError(reply, 404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
+  });
+
+  app.setErrorHandler((error: FastifyError | TitularError, request, reply) => {
+    if (error instanceof TitularError) {
+      return sendError(reply, error.status, error.code, error.message, error.extras);
+    }
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own request errors: malformed JSON, body too large, unsupported media type.
+      return sendError(reply, status, 'INVALID_PARAMETER', publicMessage(error));
+    }
+    options.log?.(`error ${request.id} ${error.name}: ${error.message}`);
+    return sendError(reply, 500, 'GE500', 'Internal error; quote the request_id to support');
+  });
+
+  if (options.log) {
+    const log = options.log;
+    app.addHook('onResponse', async (request, reply) => {
+      log(`${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${request.id}`);
+    });
+  }
+  return app;
+}
+
+function publicMessage(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return 'The request body is not valid JSON';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The request body is empty; send a JSON object';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request body is too large';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported Content-Type; send application/json';
+    default:
+      return 'Malformed request';
+  }
+}
+

@@ -1,0 +1,315 @@
+// The organization's API keys: creation, listing, reveal, rotation, revocation, and the lookup of
+// a presented secret. Secrets are stored only as SHA-256 (to find them) and AES-256-GCM ciphertext
+// under the vault (to reveal them to an admin); the key record's id is the AAD.
+import type Database from 'better-sqlite3';
+import type { BlockList } from 'node:net';
+import { and, desc, eq, gt, isNull, or } from 'drizzle-orm';
+import type { Db } from '../db/open';
+import { uuidv7 } from '../db/ids';
+import { apiKeys, users } from '../db/schema';
+import { TitularError, invalidParameter } from '../errors';
+import type { Vault } from '../vault/vault';
+import type { AuditLog } from '../audit/audit-log';
+import { addressAllowed, buildBlockList, parseWhitelistEntry } from './ip-whitelist';
+import { displayPrefix, generateKeySecret, hashKey, type KeyEnvironment } from './secrets';
+import { scopeSchema, type ProductSlug, type Scope } from '../../../shared/api/common';
+
+export const MAX_ACTIVE_KEYS = 10;
+export const DEFAULT_RATE_LIMIT_PER_SECOND = 10;
+export const DEFAULT_RATE_LIMIT_BURST = 20;
+
+export type KeyStatus = 'active' | 'revoked' | 'expired';
+
+export interface ApiKeyView {
+  id: string;
+  name: string | null;
+  product: ProductSlug;
+  environment: KeyEnvironment;
+  scopes: Scope[];
+  ipWhitelist: string[];
+  prefix: string;
+  status: KeyStatus;
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  rotatedAt: string | null;
+  lastUsedAt: string | null;
+  createdAt: string;
+  owner: { id: string; name: string; email: string };
+}
+
+/** What a request needs to know about the key it presented. */
+export interface AuthenticatedKey {
+  id: string;
+  orgId: string;
+  ownerUserId: string;
+  product: ProductSlug;
+  environment: KeyEnvironment;
+  scopes: ReadonlySet<Scope>;
+  whitelist: BlockList | null;
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+}
+
+export interface CreateKeyInput {
+  orgId: string;
+  ownerUserId: string;
+  actorUserId: string | null;
+  product: ProductSlug;
+  scopes: readonly string[];
+  environment: KeyEnvironment;
+  name?: string | null;
+  ipWhitelist?: readonly string[];
+  expiresAt?: number | null;
+  rateLimitPerSecond?: number | null;
+}
+
+type KeyRow = typeof apiKeys.$inferSelect;
+
+interface AuthRow {
+  id: string;
+  org_id: string;
+  owner_user_id: string;
+  product: ProductSlug;
+  environment: KeyEnvironment;
+  scopes: string;
+  ip_whitelist: string;
+  rate_limit_per_second: number;
+  rate_limit_burst: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+}
+
+export class ApiKeys {
+  readonly #byHash: Database.Statement<[string], AuthRow>;
+  readonly #touch: Database.Statement<[number, string]>;
+  /** Parsed whitelists by key id and raw JSON, so a request never re-parses them. */
+  readonly #whitelists = new Map<string, { raw: string; list: BlockList | null }>();
+  /** last_used_at is written at most once a minute per key, off the hot path. */
+  readonly #lastUsedPending = new Map<string, number>();
+  readonly #lastUsedWritten = new Map<string, number>();
+
+  constructor(
+    private readonly db: Db,
+    sqlite: Database.Database,
+    private readonly vault: () => Vault,
+    private readonly audit: AuditLog,
+  ) {
+    this.#byHash = sqlite.prepare(
+      'SELECT id, org_id, owner_user_id, product, environment, scopes, ip_whitelist, rate_limit_per_second, rate_limit_burst, expires_at, revoked_at FROM api_keys WHERE key_hash = ?',
+    );
+    this.#touch = sqlite.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? ');
+  }
+
+  create(input: CreateKeyInput): { key: ApiKeyView; secret: string } {
+    const scopes = parseScopes(input.scopes);
+    const whitelist = (input.ipWhitelist ?? []).map(parseWhitelistEntry);
+    const rate = input.rateLimitPerSecond ?? DEFAULT_RATE_LIMIT_PER_SECOND;
+    if (!Number.isInteger(rate) || rate < 1 || rate > 10_000) throw invalidParameter('rate limit must be a whole number of requests per second from 1 to 10000');
+    const now = Date.now();
+    if (input.expiresAt != null && (!Number.isFinite(input.expiresAt) || input.expiresAt <= now)) {
+      throw invalidParameter('expiration must be a future date');
+    }
+    const name = input.name?.trim() || null;
+    return this.db.transaction(() => {
+      if (this.activeCount(input.orgId, now) >= MAX_ACTIVE_KEYS) {
+        throw new TitularError(
+          409,
+          'KEY_LIMIT_REACHED',
+          `The organization already has ${MAX_ACTIVE_KEYS} active keys; revoke one before creating another`,
+        );
+      }
+      const owner = this.db.select({ id: users.id }).from(users).where(and(eq(users.orgId, input.orgId), eq(users.id, input.ownerUserId))).get();
+      if (!owner) throw invalidParameter('The key owner is not a user of this organization');
+      const id = uuidv7(now);
+      const secret = generateKeySecret(input.environment);
+      this.db
+        .insert(apiKeys)
+        .values({
+          id,
+          orgId: input.orgId,
+          ownerUserId: input.ownerUserId,
+          name,
+          product: input.product,
+          environment: input.environment,
+          scopes: scopes.join(','),
+          ipWhitelist: JSON.stringify(whitelist),
+          displayPrefix: displayPrefix(secret),
+          keyHash: hashKey(secret),
+          keyCiphertext: this.vault().seal(secret, id),
+          rateLimitPerSecond: rate,
+          rateLimitBurst: Math.max(DEFAULT_RATE_LIMIT_BURST, rate * 2),
+          expiresAt: input.expiresAt ?? null,
+          createdAt: now,
+        })
+        .run();
+      this.audit.record({
+        orgId: input.orgId,
+        actorUserId: input.actorUserId,
+        action: 'key.created',
+        targetType: 'api_key',
+        targetId: id,
+        details: { product: input.product, environment: input.environment, scopes, ipWhitelist: whitelist, prefix: displayPrefix(secret) },
+      });
+      return { key: this.get(input.orgId, id), secret };
+    });
+  }
+
+  activeCount(orgId: string, now = Date.now()): number {
+    return this.db
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.orgId, orgId), isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now))))
+      .all().length;
+  }
+
+  list(orgId: string): ApiKeyView[] {
+    this.flushLastUsed();
+    return this.db
+      .select({ key: apiKeys, owner: { id: users.id, name: users.name, email: users.email } })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.ownerUserId))
+      .where(eq(apiKeys.orgId, orgId))
+      .orderBy(desc(apiKeys.id))
+      .all()
+      .map(({ key, owner }) => toView(key, owner));
+  }
+
+  get(orgId: string, id: string): ApiKeyView {
+    const row = this.db
+      .select({ key: apiKeys, owner: { id: users.id, name: users.name, email: users.email } })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.ownerUserId))
+      .where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, id)))
+      .get();
+    if (!row) throw new TitularError(404, 'NOT_FOUND', `No API key with id ${id}`);
+    return toView(row.key, row.owner);
+  }
+
+  /** Decrypts a key for an admin to see again. Audited. */
+  reveal(orgId: string, id: string, actorUserId: string | null): string {
+    const row = this.#row(orgId, id);
+    const secret = this.vault().open(row.keyCiphertext, row.id);
+    this.audit.record({ orgId, actorUserId, action: 'key.revealed', targetType: 'api_key', targetId: id });
+    return secret;
+  }
+
+  /** Gives the key a new secret; the old one fails from the very next request. */
+  rotate(orgId: string, id: string, actorUserId: string | null): { key: ApiKeyView; secret: string } {
+    return this.db.transaction(() => {
+      const row = this.#row(orgId, id);
+      if (row.revokedAt !== null) throw new TitularError(409, 'INVALID_PARAMETER', 'A revoked key cannot be rotated');
+      const secret = generateKeySecret(row.environment);
+      const now = Date.now();
+      this.db
+        .update(apiKeys)
+        .set({ keyHash: hashKey(secret), keyCiphertext: this.vault().seal(secret, id), displayPrefix: displayPrefix(secret), rotatedAt: now })
+        .where(eq(apiKeys.id, id))
+        .run();
+      this.audit.record({ orgId, actorUserId, action: 'key.rotated', targetType: 'api_key', targetId: id, details: { prefix: displayPrefix(secret) } });
+      return { key: this.get(orgId, id), secret };
+    });
+  }
+
+  /** Revocation is immediate and final. */
+  revoke(orgId: string, id: string, actorUserId: string | null): ApiKeyView {
+    return this.db.transaction(() => {
+      const row = this.#row(orgId, id);
+      if (row.revokedAt === null) {
+        this.db.update(apiKeys).set({ revokedAt: Date.now() }).where(eq(apiKeys.id, id)).run();
+        this.audit.record({ orgId, actorUserId, action: 'key.revoked', targetType: 'api_key', targetId: id });
+      }
+      return this.get(orgId, id);
+    });
+  }
+
+  /**
+   * Finds the key a request presented. Reads the database every time (one indexed row), so a
+   * revocation or rotation made by another process (the CLI) applies to the very next request.
+   */
+  authenticate(secret: string, now: number): AuthenticatedKey | null {
+    const row = this.#byHash.get(hashKey(secret));
+    if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
+    this.#lastUsedPending.set(row.id, now);
+    return {
+      id: row.id,
+      orgId: row.org_id,
+      ownerUserId: row.owner_user_id,
+      product: row.product,
+      environment: row.environment,
+      scopes: new Set(row.scopes.split(',') as Scope[]),
+      whitelist: this.#whitelist(row.id, row.ip_whitelist),
+      rateLimitPerSecond: row.rate_limit_per_second,
+      rateLimitBurst: row.rate_limit_burst,
+    };
+  }
+
+  ipAllowed(key: AuthenticatedKey, peer: string): boolean {
+    return key.whitelist === null || addressAllowed(key.whitelist, peer);
+  }
+
+  /** Writes the last-use times gathered since the previous flush (at most one write a minute per key). */
+  flushLastUsed(): void {
+    if (this.#lastUsedPending.size === 0) return;
+    const due: [string, number][] = [];
+    for (const [id, at] of this.#lastUsedPending) {
+      if (at - (this.#lastUsedWritten.get(id) ?? 0) >= 60_000 || !this.#lastUsedWritten.has(id)) due.push([id, at]);
+    }
+    this.#lastUsedPending.clear();
+    if (due.length === 0) return;
+    this.db.transaction(() => {
+      for (const [id, at] of due) {
+        this.#touch.run(at, id);
+        this.#lastUsedWritten.set(id, at);
+      }
+    });
+  }
+
+  #whitelist(id: string, raw: string): BlockList | null {
+    const cached = this.#whitelists.get(id);
+    if (cached && cached.raw === raw) return cached.list;
+    const entries = JSON.parse(raw) as string[];
+    const list = entries.length === 0 ? null : buildBlockList(entries);
+    this.#whitelists.set(id, { raw, list });
+    return list;
+  }
+
+  #row(orgId: string, id: string): KeyRow {
+    const row = this.db.select().from(apiKeys).where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, id))).get();
+    if (!row) throw new TitularError(404, 'NOT_FOUND', `No API key with id ${id}`);
+    return row;
+  }
+}
+
+export function parseScopes(raw: readonly string[]): Scope[] {
+  const scopes = [...new Set(raw.map((s) => s.trim()).filter(Boolean))];
+  if (scopes.length === 0) throw invalidParameter('A key needs at least one scope: lookup, balance, history');
+  for (const scope of scopes) {
+    if (!scopeSchema.safeParse(scope).success) throw invalidParameter(`Unknown scope "${scope}"; use lookup, balance, history`);
+  }
+  return scopes as Scope[];
+}
+
+function toView(row: KeyRow, owner: { id: string; name: string; email: string }): ApiKeyView {
+  const now = Date.now();
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    id: row.id,
+    name: row.name,
+    product: row.product,
+    environment: row.environment,
+    scopes: row.scopes.split(',') as Scope[],
+    ipWhitelist: JSON.parse(row.ipWhitelist) as string[],
+    prefix: row.displayPrefix,
+    status: row.revokedAt !== null ? 'revoked' : row.expiresAt !== null && row.expiresAt <= now ? 'expired' : 'active',
+    rateLimitPerSecond: row.rateLimitPerSecond,
+    rateLimitBurst: row.rateLimitBurst,
+    expiresAt: iso(row.expiresAt),
+    revokedAt: iso(row.revokedAt),
+    rotatedAt: iso(row.rotatedAt),
+    lastUsedAt: iso(row.lastUsedAt),
+    createdAt: new Date(row.createdAt).toISOString(),
+    owner,
+  };
+}

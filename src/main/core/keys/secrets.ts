@@ -1,0 +1,41 @@
+// API key secrets: generation, hashing and the shape a presented key must have.
+import { createHash, randomBytes } from 'node:crypto';
+
+export type KeyEnvironment = 'live' | 'sandbox';
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const RANDOM_LENGTH = 32;
+// Largest multiple of 62 below 256: bytes at or above it are dropped, so every character is
+// equally likely (no modulo bias).
+const ACCEPT_BELOW = 256 - (256 % ALPHABET.length);
+
+export const KEY_PATTERN = /^sk_(live|test)_[A-Za-z0-9]{32}$/;
+
+export function keyPrefix(environment: KeyEnvironment): string {
+  return environment === 'live' ? 'sk_live_' : 'sk_test_';
+}
+
+export function generateKeySecret(environment: KeyEnvironment): string {
+  let out = keyPrefix(environment);
+  while (out.length < keyPrefix(environment).length + RANDOM_LENGTH) {
+    for (const byte of randomBytes(48)) {
+      if (byte >= ACCEPT_BELOW) continue;
+      out += ALPHABET[byte % ALPHABET.length];
+      if (out.length === keyPrefix(environment).length + RANDOM_LENGTH) break;
+    }
+  }
+  return out;
+}
+
+export function hashKey(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** What may be shown of a key in lists and logs: its prefix and first four random characters. */
+export function displayPrefix(secret: string): string {
+  return `${secret.slice(0, 12)}…`;
+}
+
+export function environmentOf(secret: string): KeyEnvironment {
+  return secret.startsWith('sk_live_') ? 'live' : 'sandbox';
+}

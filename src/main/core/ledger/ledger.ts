@@ -1,0 +1,154 @@
+// The credit ledger. Money moves only here and only inside a transaction: a purchase inserts a
+// ledger row and raises the balance; a consumption lowers the balance only if it is above zero and
+// inserts a ledger row tied to its lookup. `credit_balances` is the running projection of the ledger.
+import type Database from 'better-sqlite3';
+import { and, desc as sqlDesc, eq, sql } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../db/open';
+import { uuidv7 } from '../db/ids';
+import { creditBalances, creditLedger } from '../db/schema';
+import { invalidParameter } from '../errors';
+import { PRODUCT_NAMES, type ProductSlug } from '../../../shared/api/common';
+import type { BalanceEntry } from '../../../shared/api/balance';
+import type { AuditLog } from '../audit/audit-log';
+
+export interface PurchaseResult {
+  added: boolean;
+  /** Present when a purchase with the same reference already existed (nothing was added). */
+  existingId?: string;
+  id: string;
+  balance: number;
+}
+
+export interface LedgerEntryView {
+  id: string;
+  product: ProductSlug;
+  kind: 'purchase' | 'consumption';
+  amount: number;
+  reference: string | null;
+  lookupId: string | null;
+  createdAt: string;
+}
+
+const MAX_PURCHASE = 100_000_000;
+
+export class Ledger {
+  readonly #balanceOf: Database.Statement<[string, string], { balance: number }>;
+  readonly #debit: Database.Statement<[string, string]>;
+  readonly #insertConsumption: Database.Statement<[string, string, string, string, string | null, number]>;
+
+  constructor(
+    private readonly db: Db,
+    sqlite: Database.Database,
+    private readonly audit: AuditLog,
+  ) {
+    // Hot path of every lookup: raw prepared statements.
+    this.#balanceOf = sqlite.prepare('SELECT balance FROM credit_balances WHERE org_id = ? AND product = ?');
+    this.#debit = sqlite.prepare(
+      'UPDATE credit_balances SET balance = balance - 1, total_consumed = total_consumed + 1 WHERE org_id = ? AND product = ? AND balance > 0',
+    );
+    this.#insertConsumption = sqlite.prepare(
+      "INSERT INTO credit_ledger (id, org_id, product, kind, amount, lookup_id, user_id, created_at) VALUES (?, ?, ?, 'consumption', -1, ?, ?, ?)",
+    );
+  }
+
+  balance(orgId: string, product: ProductSlug): number {
+    return this.#balanceOf.get(orgId, product)?.balance ?? 0;
+  }
+
+  /**
+   * Takes one credit for `lookupId`. Must run inside the transaction that records the lookup.
+   * Returns the balance after the charge, or null when there was no credit left (nothing written).
+   */
+  consumeOne(orgId: string, product: ProductSlug, lookupId: string, userId: string | null, now: number): number | null {
+    if (this.#debit.run(orgId, product).changes !== 1) return null;
+    this.#insertConsumption.run(uuidv7(now), orgId, product, lookupId, userId, now);
+    return this.balance(orgId, product);
+  }
+
+  /** Records a purchase. A repeated reference adds nothing and says so (safe to retry). */
+  addPurchase(input: { orgId: string; product: ProductSlug; amount: number; reference?: string | null; userId: string | null }): PurchaseResult {
+    if (!Number.isSafeInteger(input.amount) || input.amount < 1 || input.amount > MAX_PURCHASE) {
+      throw invalidParameter(`amount must be a whole number from 1 to ${MAX_PURCHASE}`);
+    }
+    const reference = input.reference?.trim() || null;
+    if (reference && reference.length > 200) throw invalidParameter('reference must have at most 200 characters');
+    return this.db.transaction((tx) => {
+      if (reference) {
+        const existing = tx
+          .select({ id: creditLedger.id })
+          .from(creditLedger)
+          .where(and(eq(creditLedger.orgId, input.orgId), eq(creditLedger.product, input.product), eq(creditLedger.reference, reference)))
+          .get();
+        if (existing) return { added: false, existingId: existing.id, id: existing.id, balance: this.balance(input.orgId, input.product) };
+      }
+      const now = Date.now();
+      const id = uuidv7(now);
+      tx.insert(creditLedger)
+        .values({ id, orgId: input.orgId, product: input.product, kind: 'purchase', amount: input.amount, reference, userId: input.userId, createdAt: now })
+        .run();
+      const updated = tx
+        .update(creditBalances)
+        .set({
+          balance: sqlAdd(creditBalances.balance, input.amount),
+          totalPurchased: sqlAdd(creditBalances.totalPurchased, input.amount),
+        })
+        .where(and(eq(creditBalances.orgId, input.orgId), eq(creditBalances.product, input.product)))
+        .run();
+      if (updated.changes !== 1) throw new Error('credit_balances row missing for this organization');
+      this.audit.record({
+        orgId: input.orgId,
+        actorUserId: input.userId,
+        action: 'credits.purchased',
+        targetType: 'credits',
+        targetId: id,
+        details: { product: input.product, amount: input.amount, reference },
+      });
+      return { added: true, id, balance: this.balance(input.orgId, input.product) };
+    });
+  }
+
+  balances(orgId: string): BalanceEntry[] {
+    const rows = this.db.select().from(creditBalances).where(eq(creditBalances.orgId, orgId)).all();
+    return (['cbu', 'informes'] as const).map((slug) => {
+      const row = rows.find((r) => r.product === slug);
+      return {
+        productId: slug,
+        productName: PRODUCT_NAMES[slug],
+        productSlug: slug,
+        balance: row?.balance ?? 0,
+        totalPurchased: row?.totalPurchased ?? 0,
+        totalConsumed: row?.totalConsumed ?? 0,
+      };
+    });
+  }
+
+  entries(orgId: string, options: { product?: ProductSlug; kind?: 'purchase' | 'consumption'; limit?: number } = {}): LedgerEntryView[] {
+    return this.db
+      .select()
+      .from(creditLedger)
+      .where(
+        and(
+          eq(creditLedger.orgId, orgId),
+          options.product ? eq(creditLedger.product, options.product) : undefined,
+          options.kind ? eq(creditLedger.kind, options.kind) : undefined,
+        ),
+      )
+      .orderBy(sqlDesc(creditLedger.id))
+      .limit(options.limit ?? 100)
+      .all()
+      .map((row) => ({
+        id: row.id,
+        product: row.product,
+        kind: row.kind,
+        amount: row.amount,
+        reference: row.reference,
+        lookupId: row.lookupId,
+        createdAt: new Date(row.createdAt).toISOString(),
+      }));
+  }
+}
+
+function sqlAdd(column: SQLiteColumn, amount: number) {
+  return sql`${column} + ${amount}`;
+}

@@ -1,0 +1,82 @@
+// Idempotency-Key support (decisions "POST endpoints"): the first charged answer to a key is stored
+// in the same transaction as its charge, so a retry within 24 h replays it instead of charging
+// again; the same key with a different request is a conflict.
+import type Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { TitularError, invalidParameter } from '../errors';
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export interface IdempotencyScope {
+  apiKeyId: string;
+  key: string;
+  requestHash: string;
+}
+
+export interface StoredAnswer {
+  status: number;
+  body: unknown;
+}
+
+export class IdempotencyStore {
+  readonly #get: Database.Statement<[string, string, number], { request_hash: string; status_code: number; response_body: string }>;
+  readonly #put: Database.Statement<[string, string, string, number, string, number]>;
+  readonly #purge: Database.Statement<[number]>;
+  /** Requests in flight per key: a concurrent retry waits for the first instead of racing it. */
+  readonly #inFlight = new Map<string, Promise<unknown>>();
+
+  constructor(sqlite: Database.Database) {
+    this.#get = sqlite.prepare(
+      'SELECT request_hash, status_code, response_body FROM idempotency_records WHERE api_key_id = ? AND idempotency_key = ? AND created_at > ?',
+    );
+    this.#put = sqlite.prepare(
+      `INSERT INTO idempotency_records (api_key_id, idempotency_key, request_hash, status_code, response_body, created_at)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (api_key_id, idempotency_key) DO UPDATE SET request_hash = excluded.request_hash,
+         status_code = excluded.status_code, response_body = excluded.response_body, created_at = excluded.created_at`,
+    );
+    this.#purge = sqlite.prepare('DELETE FROM idempotency_records WHERE created_at <= ?');
+  }
+
+  static validateKey(raw: string): string {
+    if (!KEY_PATTERN.test(raw)) throw invalidParameter('Idempotency-Key must be 1 to 255 visible ASCII characters');
+    return raw;
+  }
+
+  static hashRequest(parts: readonly unknown[]): string {
+    return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  }
+
+  /** The stored answer for this key, or null; throws IDEMPOTENCY_CONFLICT for another request. */
+  find(scope: IdempotencyScope, now: number): StoredAnswer | null {
+    const row = this.#get.get(scope.apiKeyId, scope.key, now - IDEMPOTENCY_WINDOW_MS);
+    if (!row) return null;
+    if (row.request_hash !== scope.requestHash) {
+      throw new TitularError(409, 'IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request');
+    }
+    return { status: row.status_code, body: JSON.parse(row.response_body) as unknown };
+  }
+
+  /** Must run inside the transaction that charges the request. */
+  store(scope: IdempotencyScope, answer: StoredAnswer, now: number): void {
+    this.#put.run(scope.apiKeyId, scope.key, scope.requestHash, answer.status, JSON.stringify(answer.body), now);
+  }
+
+  purgeExpired(now: number): number {
+    return this.#purge.run(now - IDEMPOTENCY_WINDOW_MS).changes;
+  }
+
+  /** Serializes requests that share an idempotency key (within this process). */
+  async exclusive<T>(scope: IdempotencyScope, run: () => Promise<T>): Promise<T> {
+    const id = `${scope.apiKeyId}\u0000${scope.key}`;
+    while (this.#inFlight.has(id)) await this.#inFlight.get(id)!.catch(() => undefined);
+    const promise = run();
+    this.#inFlight.set(id, promise);
+    try {
+      return await promise;
+    } finally {
+      this.#inFlight.delete(id);
+    }
+  }
+}

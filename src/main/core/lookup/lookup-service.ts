@@ -1,0 +1,260 @@
+// A lookup from the moment its caller is known to be allowed (auth, product, scope, IP and rate
+// limit are the interface's job) to its answer: the credit check, validation, resolution, and the
+// one transaction that writes the history entry, the charge and the idempotency record together.
+//
+// Credit rules (contract §7, decisions "Order of checks"):
+//   402 INSUFFICIENT_CREDITS  live key, balance 0                  no credit, no history
+//   400 PA006                 invalid identifier or type           1 credit
+//   200                       found                                1 credit
+//   404 PA011                 not found                            1 credit
+//   503/500 GE500             upstream down / internal fault       no credit (history entry kept)
+// Sandbox lookups never consume credits and are recorded in the sandbox history.
+import type { CommitQueue } from '../db/commit-queue';
+import { requestId as newRequestId, uuidv7 } from '../db/ids';
+import type { Ledger } from '../ledger/ledger';
+import type { History, InputType } from '../history/history';
+import type { KeyEnvironment } from '../keys/secrets';
+import { UpstreamError, type Resolution } from '../resolvers/resolver';
+import type { IdempotencyScope, IdempotencyStore } from './idempotency';
+import type { ErrorBody, ErrorCode, LookupSource, ProductSlug } from '../../../shared/api/common';
+import { analyzeAlias, analyzeCbu, analyzeTaxId, normalizeIdentifierInput } from '../../../shared/identifiers';
+import type { LookupData } from '../../../shared/api/lookup';
+import type { CreditReport } from '../../../shared/api/credit';
+import type { ResolverSet } from './resolver-set';
+
+export interface LookupContext {
+  orgId: string;
+  environment: KeyEnvironment;
+  source: LookupSource;
+  /** The user the history entry names: the signed-in user (WEB), the key's owner (API), the batch's starter (BULK). */
+  userId: string;
+  apiKeyId: string | null;
+  requestId?: string;
+  idempotency?: IdempotencyScope | null;
+}
+
+export interface LookupAnswer {
+  status: number;
+  body: { success: true; data: unknown; credits_remaining: number; request_id: string } | ErrorBody;
+  headers?: Record<string, string>;
+  /** Whether this answer took a credit (false for sandbox, replays and system errors). */
+  charged: boolean;
+  /** History entry id, when one was written. */
+  lookupId?: string;
+}
+
+/** What validation made of the input: where to look, or why it is invalid. */
+type Validated<T> =
+  | { ok: true; inputIdentifier: string; inputType: InputType; resolve: () => Promise<Resolution<T>> | Resolution<T> }
+  | { ok: false; inputIdentifier: string; inputType: InputType; message: string };
+
+const MAX_STORED_INPUT = 64;
+
+export class LookupService {
+  constructor(
+    private readonly deps: {
+      commits: CommitQueue;
+      ledger: Ledger;
+      history: History;
+      idempotency: IdempotencyStore;
+      resolvers: ResolverSet;
+    },
+  ) {}
+
+  /** GET/POST /api/v1/lookup, the desktop's Consulta screen and bulk jobs. */
+  lookupAccount(ctx: LookupContext, input: { identifier: unknown; type: unknown }): Promise<LookupAnswer> {
+    return this.#idempotent(ctx, () => this.#run(ctx, 'cbu', () => this.#validateAccount(ctx, input)));
+  }
+
+  /** POST /api/v1/credit/lookup (Informes). */
+  lookupCreditReport(ctx: LookupContext, input: { tax_id: unknown }): Promise<LookupAnswer> {
+    return this.#idempotent(ctx, () => this.#run<CreditReport>(ctx, 'informes', () => {
+      const raw = typeof input.tax_id === 'string' ? input.tax_id : '';
+      const analysis = analyzeTaxId(raw);
+      if (!analysis.ok) {
+        const message = typeof input.tax_id === 'string' ? analysis.message : 'tax_id is required (CUIT/CUIL, 11 digits)';
+        return { ok: false, inputIdentifier: storedInput(raw), inputType: 'CUIT', message };
+      }
+      const resolver = this.deps.resolvers.creditReports(ctx.environment);
+      return {
+        ok: true,
+        inputIdentifier: analysis.taxId,
+        inputType: 'CUIT',
+        resolve: () => resolver.resolveCreditReport({ orgId: ctx.orgId, taxId: analysis.taxId }),
+      };
+    }));
+  }
+
+  /**
+   * With an Idempotency-Key: a stored answer is replayed (before the credit check, so a retry of
+   * the request that spent the last credit still gets its 200), and concurrent retries wait for
+   * the first. Throws IDEMPOTENCY_CONFLICT when the key was used for a different request.
+   */
+  #idempotent(ctx: LookupContext, run: () => Promise<LookupAnswer>): Promise<LookupAnswer> {
+    const scope = ctx.idempotency;
+    if (!scope) return run();
+    const { idempotency } = this.deps;
+    return idempotency.exclusive(scope, async () => {
+      const stored = idempotency.find(scope, Date.now());
+      if (!stored) return run();
+      const body = stored.body as LookupAnswer['body'];
+      return { status: stored.status, body, headers: { 'Idempotent-Replayed': 'true' }, charged: false };
+    });
+  }
+
+  #validateAccount(ctx: LookupContext, input: { identifier: unknown; type: unknown }): Validated<LookupData> {
+    const raw = typeof input.identifier === 'string' ? input.identifier : '';
+    const type = typeof input.type === 'string' ? input.type.trim().toLowerCase() : '';
+    const guessedType: InputType = /^[\d\s-]+$/.test(raw) ? 'CBU' : 'ALIAS';
+    if (typeof input.identifier !== 'string' || raw.trim() === '') {
+      return { ok: false, inputIdentifier: storedInput(raw), inputType: guessedType, message: 'identifier is required (a CBU/CVU or a bank alias)' };
+    }
+    const resolver = this.deps.resolvers.accounts(ctx.environment);
+    if (type === 'cbu') {
+      const analysis = analyzeCbu(raw);
+      if (!analysis.ok) return { ok: false, inputIdentifier: storedInput(normalizeIdentifierInput(raw)), inputType: 'CBU', message: analysis.message };
+      return {
+        ok: true,
+        inputIdentifier: analysis.number,
+        inputType: analysis.scheme,
+        resolve: () => resolver.resolveAccount({ orgId: ctx.orgId, kind: 'number', number: analysis.number }),
+      };
+    }
+    if (type === 'alias') {
+      const analysis = analyzeAlias(raw);
+      if (!analysis.ok) return { ok: false, inputIdentifier: storedInput(raw.trim()), inputType: 'ALIAS', message: analysis.message };
+      return {
+        ok: true,
+        inputIdentifier: analysis.alias,
+        inputType: 'ALIAS',
+        resolve: () => resolver.resolveAccount({ orgId: ctx.orgId, kind: 'alias', aliasKey: analysis.key }),
+      };
+    }
+    return {
+      ok: false,
+      inputIdentifier: storedInput(raw.trim()),
+      inputType: guessedType,
+      message: type === '' ? 'type is required: cbu or alias' : 'type must be cbu or alias',
+    };
+  }
+
+  async #run<T>(ctx: LookupContext, product: ProductSlug, validate: () => Validated<T>): Promise<LookupAnswer> {
+    const requestId = ctx.requestId ?? newRequestId();
+    const live = ctx.environment === 'live';
+    if (live && this.deps.ledger.balance(ctx.orgId, product) === 0) return insufficient(requestId);
+
+    const validated = validate();
+    if (!validated.ok) {
+      return this.#commit(ctx, product, requestId, validated, { status: 400, code: 'PA006', message: validated.message, latencyMs: 0 });
+    }
+
+    const started = performance.now();
+    let resolution: Resolution<T>;
+    try {
+      resolution = await validated.resolve();
+    } catch (error) {
+      const latencyMs = Math.round(performance.now() - started);
+      const upstream = error instanceof UpstreamError;
+      const answer = await this.#commit(ctx, product, requestId, validated, {
+        status: upstream ? 503 : 500,
+        code: 'GE500',
+        message: upstream ? 'The account data source is unavailable; try again shortly' : 'Internal error',
+        latencyMs,
+      });
+      if (upstream) answer.headers = { ...answer.headers, 'Retry-After': String(error.retryAfterSeconds) };
+      return answer;
+    }
+    const latencyMs = Math.round(performance.now() - started);
+    if (!resolution.found) {
+      return this.#commit(ctx, product, requestId, validated, {
+        status: 404,
+        code: 'PA011',
+        message: product === 'cbu' ? 'No account was found for this identifier' : 'No credit report was found for this CUIT/CUIL',
+        latencyMs,
+      });
+    }
+    return this.#commit(ctx, product, requestId, validated, { status: 200, data: resolution.data, latencyMs });
+  }
+
+  /**
+   * Writes the history entry, the charge (when the outcome consumes one) and the idempotency record
+   * in one group-committed transaction, and builds the answer from what was committed.
+   */
+  #commit(
+    ctx: LookupContext,
+    product: ProductSlug,
+    requestId: string,
+    input: { inputIdentifier: string; inputType: InputType },
+    outcome: { status: 200; data: unknown; latencyMs: number } | { status: number; code: ErrorCode; message: string; latencyMs: number },
+  ): Promise<LookupAnswer> {
+    const { ledger, history, idempotency, commits } = this.deps;
+    const consumes = ctx.environment === 'live' && outcome.status < 500;
+    return commits.enqueue((): LookupAnswer => {
+      const now = Date.now();
+      const lookupId = uuidv7(now);
+      let remaining: number;
+      if (consumes) {
+        const after = ledger.consumeOne(ctx.orgId, product, lookupId, ctx.userId, now);
+        // The balance reached 0 after the pre-check (concurrent lookups): nothing is written.
+        if (after === null) return insufficient(requestId);
+        remaining = after;
+      } else {
+        remaining = ledger.balance(ctx.orgId, product);
+      }
+      const success = 'data' in outcome;
+      const answer: LookupAnswer = success
+        ? { status: 200, body: { success: true, data: outcome.data, credits_remaining: remaining, request_id: requestId }, charged: consumes, lookupId }
+        : {
+            status: outcome.status,
+            body: {
+              success: false,
+              error: { code: outcome.code, message: outcome.message },
+              ...(consumes ? { credits_remaining: remaining } : {}),
+              request_id: requestId,
+            },
+            charged: consumes,
+            lookupId,
+          };
+      history.record({
+        id: lookupId,
+        orgId: ctx.orgId,
+        environment: ctx.environment,
+        product,
+        inputIdentifier: input.inputIdentifier,
+        inputType: input.inputType,
+        status: success ? 'SUCCESS' : 'ERROR',
+        errorCode: success ? null : outcome.code,
+        httpStatus: outcome.status,
+        source: ctx.source,
+        responseData: success ? outcome.data : { error: { code: outcome.code, message: outcome.message } },
+        upstreamLatencyMs: outcome.latencyMs,
+        creditConsumed: consumes ? 1 : 0,
+        userId: ctx.userId,
+        apiKeyId: ctx.apiKeyId,
+        requestId,
+        createdAt: now,
+      });
+      // Only answers that are final are replayed; a GE500 retry should really retry.
+      if (ctx.idempotency && outcome.status < 500) idempotency.store(ctx.idempotency, { status: answer.status, body: answer.body }, now);
+      return answer;
+    });
+  }
+}
+
+function insufficient(requestId: string): LookupAnswer {
+  return {
+    status: 402,
+    body: {
+      success: false,
+      error: { code: 'INSUFFICIENT_CREDITS', message: 'No credits left for this product; purchase more to continue' },
+      credits_remaining: 0,
+      request_id: requestId,
+    },
+    charged: false,
+  };
+}
+
+/** Invalid input is kept in history for support, bounded so a huge input cannot bloat the database. */
+function storedInput(raw: string): string {
+  return raw.length > MAX_STORED_INPUT ? `${raw.slice(0, MAX_STORED_INPUT)}…` : raw;
+}

@@ -1,0 +1,33 @@
+// Where lookups are answered (decisions "Where lookups are resolved"). The lookup service does not
+// care which implementation answers; it measures the call and applies the credit rules.
+import type { LookupData } from '../../../shared/api/lookup';
+import type { CreditReport } from '../../../shared/api/credit';
+
+export type AccountQuery =
+  | { orgId: string; kind: 'number'; number: string }
+  | { orgId: string; kind: 'alias'; aliasKey: string };
+
+export type Resolution<T> = { found: true; data: T } | { found: false };
+
+export interface AccountResolver {
+  readonly name: 'sandbox' | 'directory' | 'remote';
+  /** Throws UpstreamError when the source cannot answer (GE500, no credit consumed). */
+  resolveAccount(query: AccountQuery): Promise<Resolution<LookupData>>;
+}
+
+export interface CreditReportResolver {
+  readonly name: 'sandbox' | 'directory' | 'remote';
+  /** `taxId`: 11 validated digits. Throws UpstreamError when the source cannot answer. */
+  resolveCreditReport(query: { orgId: string; taxId: string }): Promise<Resolution<CreditReport>>;
+}
+
+/** The upstream could not answer: HTTP 503 GE500 with Retry-After, and no credit taken. */
+export class UpstreamError extends Error {
+  override name = 'UpstreamError';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 5,
+  ) {
+    super(message);
+  }
+}

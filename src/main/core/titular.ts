@@ -1,0 +1,105 @@
+// Composes the core of one data directory: database, vault, ledger, history, keys, directory and
+// the lookup service. The Electron main process and the headless entries both start here; nothing
+// below imports electron.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { openDatabase, type Db, type OpenedDatabase } from './db/open';
+import { CommitQueue } from './db/commit-queue';
+import { AuditLog } from './audit/audit-log';
+import { Users } from './users/users';
+import { Ledger } from './ledger/ledger';
+import { History } from './history/history';
+import { ApiKeys } from './keys/api-keys';
+import { Directory } from './directory/directory';
+import { SandboxResolver } from './resolvers/sandbox-resolver';
+import { IdempotencyStore } from './lookup/idempotency';
+import { LookupService } from './lookup/lookup-service';
+import { defaultResolverSet } from './lookup/resolver-set';
+import { unlockVault, vaultProviderKind, type Vault } from './vault/vault';
+import type { MasterKeyProvider, MasterKeyProviderKind } from './vault/master-key-provider';
+
+export const DATABASE_FILE = 'titular.db';
+
+export interface TitularOptions {
+  dataDir: string;
+  /** Picks the provider for a vault protected by `kind`, or for a new vault when `kind` is null. */
+  keyProvider: (kind: MasterKeyProviderKind | null) => MasterKeyProvider;
+  synchronous?: 'NORMAL' | 'FULL';
+  migrationsFolder?: string;
+}
+
+export interface Titular {
+  dataDir: string;
+  database: OpenedDatabase;
+  db: Db;
+  vault: Vault;
+  audit: AuditLog;
+  users: Users;
+  ledger: Ledger;
+  history: History;
+  keys: ApiKeys;
+  directory: Directory;
+  idempotency: IdempotencyStore;
+  lookups: LookupService;
+  commits: CommitQueue;
+  /** Commits queued writes, locks the vault and closes the database. Idempotent. */
+  close(): void;
+}
+
+export function openTitular(options: TitularOptions): Titular {
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const database = openDatabase({
+    file: path.join(options.dataDir, DATABASE_FILE),
+    synchronous: options.synchronous,
+    migrationsFolder: options.migrationsFolder,
+  });
+  let vault: Vault;
+  try {
+    vault = unlockVault(database.db, options.keyProvider(vaultProviderKind(database.db)));
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+  const { db, sqlite } = database;
+  const audit = new AuditLog(db);
+  const ledger = new Ledger(db, sqlite, audit);
+  const history = new History(sqlite);
+  const keys = new ApiKeys(db, sqlite, () => vault, audit);
+  const directory = new Directory(sqlite, audit);
+  const idempotency = new IdempotencyStore(sqlite);
+  const commits = new CommitQueue(sqlite);
+  const resolvers = defaultResolverSet({ sandbox: new SandboxResolver(), directory });
+  const lookups = new LookupService({ commits, ledger, history, idempotency, resolvers });
+
+  const housekeeping = setInterval(() => {
+    keys.flushLastUsed();
+    idempotency.purgeExpired(Date.now());
+  }, 30_000);
+  housekeeping.unref();
+
+  let closed = false;
+  return {
+    dataDir: options.dataDir,
+    database,
+    db,
+    vault,
+    audit,
+    users: new Users(db, audit),
+    ledger,
+    history,
+    keys,
+    directory,
+    idempotency,
+    lookups,
+    commits,
+    close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(housekeeping);
+      commits.flush();
+      keys.flushLastUsed();
+      vault.lock();
+      database.close();
+    },
+  };
+}

@@ -1,0 +1,99 @@
+// The unlocked vault: a 256-bit data key in memory that seals and opens secrets. Locking zero-fills
+// the key so no decrypted material outlives the session.
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/open';
+import { vaultMeta } from '../db/schema';
+import { open, seal } from './aes-gcm';
+import { VaultUnlockError, type MasterKeyProvider, type MasterKeyProviderKind } from './master-key-provider';
+
+export class VaultLockedError extends Error {
+  override name = 'VaultLockedError';
+  constructor() {
+    super('The vault is locked');
+  }
+}
+
+export class Vault {
+  #dataKey: Buffer | null;
+
+  constructor(dataKey: Buffer) {
+    this.#dataKey = dataKey;
+  }
+
+  get locked(): boolean {
+    return this.#dataKey === null;
+  }
+
+  seal(plaintext: string, aad: string): Buffer {
+    return seal(this.#key(), Buffer.from(plaintext, 'utf8'), Buffer.from(aad, 'utf8'));
+  }
+
+  open(box: Buffer, aad: string): string {
+    const bytes = open(this.#key(), box, Buffer.from(aad, 'utf8'));
+    try {
+      return bytes.toString('utf8');
+    } finally {
+      bytes.fill(0);
+    }
+  }
+
+  lock(): void {
+    this.#dataKey?.fill(0);
+    this.#dataKey = null;
+  }
+
+  #key(): Buffer {
+    if (!this.#dataKey) throw new VaultLockedError();
+    return this.#dataKey;
+  }
+}
+
+/** Which provider protects the vault of this database, or null for a database without a vault yet. */
+export function vaultProviderKind(db: Db): MasterKeyProviderKind | null {
+  return db.select({ provider: vaultMeta.provider }).from(vaultMeta).where(eq(vaultMeta.id, 1)).get()?.provider ?? null;
+}
+
+/**
+ * Unlocks the vault, creating it on first use. A wrong secret throws VaultUnlockError before
+ * anything is written.
+ */
+export function unlockVault(db: Db, provider: MasterKeyProvider): Vault {
+  const row = db.select().from(vaultMeta).where(eq(vaultMeta.id, 1)).get();
+  if (row) {
+    if (row.provider !== provider.kind) {
+      throw new VaultUnlockError(
+        `This vault is protected by ${describe(row.provider)}, not by ${describe(provider.kind)}`,
+      );
+    }
+    return new Vault(provider.unwrap({ wrapped: row.wrappedDataKey, kdf: row.kdf }));
+  }
+  const dataKey = randomBytes(32);
+  const { wrapped, kdf } = provider.wrap(dataKey);
+  db.insert(vaultMeta).values({ id: 1, provider: provider.kind, kdf, wrappedDataKey: wrapped, createdAt: Date.now() }).run();
+  return new Vault(dataKey);
+}
+
+/** Re-wraps the data key with another provider (changing the passphrase, moving to the OS keychain). */
+export function rewrapVault(db: Db, vault: Vault, current: MasterKeyProvider, next: MasterKeyProvider): void {
+  const row = db.select().from(vaultMeta).where(eq(vaultMeta.id, 1)).get();
+  if (!row || vault.locked) throw new VaultLockedError();
+  const dataKey = current.unwrap({ wrapped: row.wrappedDataKey, kdf: row.kdf });
+  try {
+    const { wrapped, kdf } = next.wrap(dataKey);
+    db.update(vaultMeta).set({ provider: next.kind, kdf, wrappedDataKey: wrapped }).where(eq(vaultMeta.id, 1)).run();
+  } finally {
+    dataKey.fill(0);
+  }
+}
+
+function describe(kind: MasterKeyProviderKind): string {
+  switch (kind) {
+    case 'passphrase':
+      return 'a passphrase (set TITULAR_PASSPHRASE)';
+    case 'keyfile':
+      return 'a key file (master.key in the data directory)';
+    case 'os':
+      return "the operating system's keychain (the desktop app)";
+  }
+}

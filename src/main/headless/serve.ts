@@ -1,0 +1,57 @@
+// `npm run serve -- [--port N] [--data-dir DIR]`: the HTTP API on 127.0.0.1 without Electron.
+import { parseArgs } from 'node:util';
+import { openTitular } from '../core/titular';
+import { buildHttpApi } from '../core/http/server';
+import { headlessKeyProvider, resolveDataDir } from './config';
+
+const DEFAULT_PORT = 8787;
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_PORT;
+  const port = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(port >= 0 && port <= 65535)) throw new Error(`Not a valid port: ${raw}`);
+  return port;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      log: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const port = parsePort(values.port ?? process.env.TITULAR_PORT);
+  const dataDir = resolveDataDir(values['data-dir']);
+  const titular = openTitular({
+    dataDir,
+    keyProvider: headlessKeyProvider(dataDir),
+    synchronous: process.env.TITULAR_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
+  });
+  const app = buildHttpApi(titular, { log: values.log ? (line) => process.stdout.write(`${line}\n`) : undefined });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal}: finishing in-flight requests\n`);
+    await app.close(); // stops accepting, waits for in-flight requests
+    titular.close(); // commits queued writes, locks the vault, closes the database
+    process.stdout.write('Titular stopped\n');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  const address = await app.listen({ host: '127.0.0.1', port });
+  if (!titular.users.organization()) {
+    process.stdout.write('Warning: this data directory is not initialized yet; run `titular init` first\n');
+  }
+  process.stdout.write(`Titular API listening on ${address} (data: ${dataDir})\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`titular serve: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,16 @@
+// GET /api/v1/balance (contract §2.2, §4.2).
+import { z } from 'zod';
+import { productSlugSchema } from './common';
+
+export const balanceEntrySchema = z.object({
+  productId: z.string(),
+  productName: z.string(),
+  productSlug: productSlugSchema,
+  balance: z.number().int(),
+  totalPurchased: z.number().int(),
+  totalConsumed: z.number().int(),
+});
+export type BalanceEntry = z.infer<typeof balanceEntrySchema>;
+
+export const balanceResponseSchema = z.object({ balances: z.array(balanceEntrySchema) });
+export type BalanceResponse = z.infer<typeof balanceResponseSchema>;

@@ -1,0 +1,82 @@
+// GET /api/v1/history (contract §2.3, §2.4, §4.3; decisions "History").
+import { z } from 'zod';
+import { lookupStatusSchema, sourceSchema } from './common';
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+// ISO 8601 instants with an explicit zone (Z or ±hh:mm), optional seconds and fraction.
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** Parses a `from`/`to` bound to epoch ms; a date `to` covers that whole day. */
+export function parseHistoryBound(value: string, bound: 'from' | 'to'): number | null {
+  if (DATE_ONLY.test(value)) {
+    const start = Date.parse(`${value}T00:00:00.000Z`);
+    if (Number.isNaN(start) || new Date(start).toISOString().slice(0, 10) !== value) return null;
+    return bound === 'from' ? start : start + 86_400_000 - 1;
+  }
+  if (!INSTANT.test(value)) return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+const positiveInt = (name: string, max?: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${name} must be a whole number`)
+    .transform(Number)
+    .refine((n) => n >= 1, `${name} must be at least 1`)
+    .refine((n) => max === undefined || n <= max, `${name} must be at most ${max}`);
+
+const bound = (name: 'from' | 'to') =>
+  z.string().transform((value, ctx) => {
+    const ms = parseHistoryBound(value, name);
+    if (ms === null) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be an ISO 8601 date or instant (e.g. 2026-11-01)` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+/** Query string of GET /history, as received (strings), parsed into a typed filter. */
+export const historyQuerySchema = z
+  .object({
+    page: positiveInt('page').default(1),
+    per_page: positiveInt('per_page', 50).default(10),
+    from: bound('from').optional(),
+    to: bound('to').optional(),
+    status: lookupStatusSchema.optional(),
+    source: sourceSchema.optional(),
+    /** Titular extension: substring of the looked-up identifier (used by the desktop's search box). */
+    q: z.string().max(64).optional(),
+  })
+  .strict()
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+    message: 'from must not be after to',
+  });
+export type HistoryQuery = z.output<typeof historyQuerySchema>;
+
+export const historyEntrySchema = z.object({
+  id: z.string(),
+  inputIdentifier: z.string(),
+  inputType: z.enum(['CBU', 'CVU', 'ALIAS', 'CUIT']),
+  status: lookupStatusSchema,
+  source: sourceSchema,
+  responseData: z.record(z.string(), z.unknown()),
+  upstreamLatencyMs: z.number().int().nonnegative(),
+  creditConsumed: z.number().int().nonnegative(),
+  createdAt: z.string(),
+  user: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+});
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export const paginationSchema = z.object({
+  page: z.number().int(),
+  per_page: z.number().int(),
+  total: z.number().int(),
+  total_pages: z.number().int(),
+});
+
+export const historyResponseSchema = z.object({
+  data: z.array(historyEntrySchema),
+  pagination: paginationSchema,
+});
+export type HistoryResponse = z.infer<typeof historyResponseSchema>;

@@ -1,0 +1,5 @@
+export * from './common';
+export * from './lookup';
+export * from './balance';
+export * from './history';
+export * from './credit';
