@@ -27,7 +27,18 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
     requestIdHeader: false,
     bodyLimit: 16 * 1024,
     trustProxy: false,
-    return503OnClosing: true,
+    // Requests that arrive once shutdown has begun get our own 503 body (below), not Fastify's.
+    return503OnClosing: false,
+    keepAliveTimeout: 5_000,
+  });
+  // Graceful shutdown: requests already in flight finish, and their keep-alive connections are
+  // told to close so that close() does not wait for idle clients.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
   });
   // The API speaks JSON only: a text/plain body is answered 415 instead of being parsed as a string.
   app.removeContentTypeParser('text/plain');
@@ -45,6 +56,9 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
         'Access-Control-Expose-Headers': 'Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
         Vary: 'Origin',
       });
+    }
+    if (closing) {
+      return sendError(reply, 503, 'GE500', 'Titular is shutting down; retry shortly', { headers: { 'Retry-After': '5' } });
     }
     if (!hostAllowed(request.headers.host, extraHosts)) {
       return sendError(reply, 403, 'FORBIDDEN', 'The Host header must name this machine (127.0.0.1 or localhost)');

@@ -1,0 +1,37 @@
+// `titular <command>` (`npm run cli -- <command>`, or bin/titular.js): administers a data directory
+// without the desktop app: init, users, API keys, credits, the account directory and history
+// exports. Run `titular help` for the commands. The work is in ./cli/.
+import { runCli } from './cli/run';
+
+async function main(): Promise<void> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupts++;
+    // The first signal lets the running command stop cleanly (and close the database); a second one ends it now.
+    if (interrupts > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // A closed pipe (`titular keys list | head -1`) is not an error of the command.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+
+  const code = await runCli(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    signal: controller.signal,
+  });
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  process.exitCode = code;
+}
+
+main().catch((error: unknown) => {
+  // runCli reports every failure itself; reaching this is a bug.
+  process.stderr.write(`titular: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,175 @@
+// Argument handling of the CLI: finding the command in argv, strict option parsing per command,
+// and the checks that turn a bad flag into a UsageError (exit code 2).
+import { parseArgs } from 'node:util';
+import { parseHistoryBound } from '../../../shared/api/history';
+
+/** A bad command line: unknown command, unknown/missing option, malformed value. Exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+  constructor(
+    message: string,
+    /** The command whose help the user should read (`titular help <command>`), if known. */
+    readonly command?: string,
+  ) {
+    super(message);
+  }
+}
+
+export type OptionSpec = { type: 'string'; multiple?: boolean; short?: string } | { type: 'boolean'; short?: string };
+export type OptionSpecs = Record<string, OptionSpec>;
+
+/** Options every command accepts. */
+export const GLOBAL_OPTIONS = {
+  'data-dir': { type: 'string' },
+  json: { type: 'boolean' },
+  as: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies OptionSpecs;
+
+export type OptionValues = Record<string, string | boolean | string[] | undefined>;
+
+export interface ParsedCommandLine {
+  values: OptionValues;
+  /** Positionals after the command words. */
+  args: string[];
+}
+
+/**
+ * The command words of argv (up to `depth` of them), skipping options and the values of options
+ * that take one (`valueFlags` holds every command's, as written: "--org", "-o"), so
+ * `--data-dir X keys list` and `--org X init` find their commands.
+ */
+export function commandWords(argv: readonly string[], valueFlags: ReadonlySet<string>, depth = 2): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < depth; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (arg.startsWith('-') && arg !== '-') {
+      if (valueFlags.has(arg)) i++;
+      continue;
+    }
+    words.push(arg);
+  }
+  return words;
+}
+
+/** The flags (as written) of options that take a value. */
+export function valueFlagsOf(options: OptionSpecs): string[] {
+  return Object.entries(options).flatMap(([name, spec]) =>
+    spec.type === 'string' ? [`--${name}`, ...(spec.short ? [`-${spec.short}`] : [])] : [],
+  );
+}
+
+/** True when argv asks for help (before any `--`). */
+export function wantsHelp(argv: readonly string[]): boolean {
+  for (const arg of argv) {
+    if (arg === '--') return false;
+    if (arg === '--help' || arg === '-h') return true;
+  }
+  return false;
+}
+
+/** Strict parse of argv for one command; returns the positionals that follow its command words. */
+export function parseCommandLine(argv: readonly string[], command: string, options: OptionSpecs, maxArgs: number): ParsedCommandLine {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: { ...GLOBAL_OPTIONS, ...options },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(describeParseError(error, command), command);
+  }
+  const words = command.split(' ');
+  const positionals = [...parsed.positionals];
+  for (const word of words) {
+    if (positionals[0] === word) positionals.shift();
+    else throw new UsageError(`Expected "${command}"`, command);
+  }
+  if (positionals.length > maxArgs) {
+    throw new UsageError(`Unexpected argument for ${command}: ${positionals[maxArgs]}`, command);
+  }
+  return { values: parsed.values as OptionValues, args: positionals };
+}
+
+function describeParseError(error: unknown, command: string): string {
+  const err = error as { code?: string; message?: string };
+  const message = String(err.message ?? error);
+  switch (err.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      const option = /'([^']+)'/.exec(message)?.[1];
+      return option ? `Unknown option ${option} for ${command}` : firstSentence(message);
+    }
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
+      const option = /'(--?[\w-]+)/.exec(message)?.[1];
+      if (option && /argument missing/.test(message)) return `Option ${option} needs a value`;
+      if (option && /ambiguous/.test(message)) return `Option ${option} needs a value (to pass a value starting with "-", write ${option}=VALUE)`;
+      if (option && /does not take an argument/.test(message)) return `Option ${option} does not take a value`;
+      return firstSentence(message);
+    }
+    default:
+      return firstSentence(message);
+  }
+}
+
+function firstSentence(message: string): string {
+  const end = message.search(/\.\s/);
+  return end === -1 ? message.replace(/\.$/, '') : message.slice(0, end);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Value checks. Each throws a UsageError naming the flag.
+
+export function stringOption(values: OptionValues, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function requiredString(values: OptionValues, name: string, command: string): string {
+  const value = stringOption(values, name);
+  if (value === undefined || value.trim() === '') throw new UsageError(`Missing required option --${name} for ${command}`, command);
+  return value;
+}
+
+export function listOption(values: OptionValues, name: string): string[] {
+  const value = values[name];
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [String(value)]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+export function booleanOption(values: OptionValues, name: string): boolean {
+  return values[name] === true;
+}
+
+export function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string, command: string, caseInsensitive = true): T {
+  const found = allowed.find((a) => (caseInsensitive ? a.toLowerCase() === value.trim().toLowerCase() : a === value));
+  if (found === undefined) throw new UsageError(`${flag} must be ${formatChoices(allowed)} (got "${value}")`, command);
+  return found;
+}
+
+function formatChoices(allowed: readonly string[]): string {
+  return allowed.length <= 2 ? allowed.join(' or ') : `one of ${allowed.join(', ')}`;
+}
+
+export function wholeNumber(value: string, flag: string, command: string): number {
+  const trimmed = value.trim();
+  if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(Number(trimmed))) {
+    throw new UsageError(`${flag} must be a whole number (got "${value}")`, command);
+  }
+  return Number(trimmed);
+}
+
+/**
+ * An expiration given as an ISO 8601 date (the key works through the end of that day, UTC) or an
+ * instant with a zone. Must be in the future.
+ */
+export function futureInstant(value: string, flag: string, command: string, now = Date.now()): number {
+  const ms = parseHistoryBound(value.trim(), 'to');
+  if (ms === null) {
+    throw new UsageError(`${flag} must be an ISO 8601 date or instant, e.g. 2027-01-31 or 2027-01-31T18:00:00Z (got "${value}")`, command);
+  }
+  if (ms <= now) throw new UsageError(`${flag} is in the past (${new Date(ms).toISOString()}); give a future date`, command);
+  return ms;
+}

@@ -1,0 +1,80 @@
+// The command table and the help texts built from it.
+import { initCommands } from './init';
+import { userCommands } from './users';
+import { keyCommands } from './keys';
+import { creditCommands } from './credits';
+import { directoryCommands } from './directory';
+import { historyCommands } from './history';
+import type { CommandSpec } from './context';
+
+export const COMMANDS: readonly CommandSpec[] = [
+  ...initCommands,
+  ...userCommands,
+  ...keyCommands,
+  ...creditCommands,
+  ...directoryCommands,
+  ...historyCommands,
+];
+
+export function findCommand(name: string): CommandSpec | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}
+
+/** Subcommands of a group ("keys" → create, list, ...); empty when `group` is not a group. */
+export function subcommandsOf(group: string): CommandSpec[] {
+  return COMMANDS.filter((c) => c.name.startsWith(`${group} `));
+}
+
+const GLOBAL_HELP = [
+  '  --data-dir DIR   the data directory (default: $TITULAR_DATA_DIR, else the platform data folder)',
+  '  --json           machine-readable JSON on stdout',
+  '  --as EMAIL       act as this user in the audit log (default: the first admin)',
+  '  -h, --help       show help',
+];
+
+const line = (c: CommandSpec) => `titular ${c.name}${c.synopsis ? ` ${c.synopsis}` : ''}`;
+
+export function mainUsage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'Titular: API keys, credits, users, the account directory and the lookup history of a data directory.',
+    '',
+    'Usage: titular <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    `  ${'help'.padEnd(width)}  Show help for a command: titular help keys create`,
+    '',
+    'Global options (every command):',
+    ...GLOBAL_HELP,
+    '',
+    'Environment:',
+    '  TITULAR_DATA_DIR     data directory, when --data-dir is not given',
+    '  TITULAR_PASSPHRASE   unlocks a passphrase-protected vault (set at init to create one)',
+    '',
+    'Exit status: 0 success, 1 the operation failed, 2 invalid command line.',
+  ].join('\n');
+}
+
+export function groupUsage(group: string): string {
+  const commands = subcommandsOf(group);
+  return [
+    `Usage: titular ${group} <${commands.map((c) => c.name.slice(group.length + 1)).join('|')}> [options]`,
+    '',
+    ...commands.flatMap((c) => [`  ${line(c)}`, `      ${c.summary}`]),
+    '',
+    `Run "titular help ${group} <command>" for a command's options.`,
+  ].join('\n');
+}
+
+export function commandUsage(command: CommandSpec): string {
+  return [
+    `Usage: ${line(command)}`,
+    '',
+    command.summary,
+    ...(command.details && command.details.length > 0 ? ['', 'Options:', ...command.details.map((d) => (d ? `  ${d}` : ''))] : []),
+    '',
+    'Global options:',
+    ...GLOBAL_HELP,
+  ].join('\n');
+}

@@ -1,0 +1,110 @@
+// What a command runs with: its parsed options, the output, and (for every command but `init`)
+// the opened core, the organization and the acting user. Also the CLI's own error type.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { DATABASE_FILE, openTitular, type Titular } from '../../core/titular';
+import type { Organization, User } from '../../core/users/users';
+import { headlessKeyProvider } from '../config';
+import type { OptionSpecs, OptionValues } from './args';
+import type { Output } from './output';
+
+/** An expected failure of a command (exit code 1): the message is printed as is, no stack. */
+export class CliError extends Error {
+  override name = 'CliError';
+}
+
+export interface BaseContext {
+  command: string;
+  values: OptionValues;
+  /** Positionals after the command words. */
+  args: string[];
+  out: Output;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  /** Set when the command should stop early (SIGINT/SIGTERM during a long export). */
+  signal: AbortSignal;
+}
+
+export interface SessionContext extends BaseContext {
+  titular: Titular;
+  org: Organization;
+  /** The user the audit log names: `--as EMAIL`, else the first admin. */
+  actor: User;
+}
+
+interface CommandInfo {
+  /** Command words, e.g. "keys create". */
+  name: string;
+  /** Arguments and options after the command words, for the usage line. */
+  synopsis: string;
+  summary: string;
+  /** Option descriptions for `titular help <command>`. */
+  details?: string[];
+  options: OptionSpecs;
+  /** How many positionals may follow the command words. */
+  maxArgs?: number;
+}
+
+/** `setup` commands open the data directory themselves (init); the others get a session. */
+export type CommandSpec =
+  | (CommandInfo & { access: 'setup'; run(ctx: BaseContext): Promise<number | void> | number | void })
+  | (CommandInfo & { access: 'user' | 'admin'; run(ctx: SessionContext): Promise<number | void> | number | void });
+
+export function databaseFile(dataDir: string): string {
+  return path.join(dataDir, DATABASE_FILE);
+}
+
+export function openCore(dataDir: string, env: NodeJS.ProcessEnv): Titular {
+  return openTitular({
+    dataDir,
+    keyProvider: headlessKeyProvider(dataDir, env),
+    synchronous: env.TITULAR_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
+  });
+}
+
+/**
+ * Opens an initialized data directory and resolves who is acting. Never creates a database: a
+ * command other than `init` on an empty directory fails without writing anything.
+ */
+export function openSession(base: BaseContext, access: 'user' | 'admin', asEmail: string | undefined): SessionContext {
+  if (!existsSync(databaseFile(base.dataDir))) {
+    throw new CliError(`No Titular data in ${base.dataDir}: run \`titular init\` first, or pass --data-dir`);
+  }
+  const titular = openCore(base.dataDir, base.env);
+  try {
+    const org = titular.users.requireOrganization();
+    const actor = resolveActor(titular, org, asEmail);
+    if (access === 'admin' && actor.role !== 'admin') {
+      throw new CliError(`${actor.email} is an operator; only admins can run "titular ${base.command}"`);
+    }
+    return { ...base, titular, org, actor };
+  } catch (error) {
+    titular.close();
+    throw error;
+  }
+}
+
+function resolveActor(titular: Titular, org: Organization, asEmail: string | undefined): User {
+  if (asEmail !== undefined) {
+    const user = titular.users.byEmail(org.id, asEmail);
+    if (!user) throw new CliError(`--as: no user with email ${asEmail.trim()} in ${org.name}`);
+    return user;
+  }
+  const admin = firstAdmin(titular.users.list(org.id));
+  if (!admin) throw new CliError(`${org.name} has no admin user`);
+  return admin;
+}
+
+/** The CLI acts as the machine's administrator: the earliest-created admin. */
+export function firstAdmin(users: readonly User[]): User | undefined {
+  return users
+    .filter((u) => u.role === 'admin')
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))[0];
+}
+
+/** The user named by an email, for options like `keys create --owner`. */
+export function userByEmail(ctx: SessionContext, email: string, flag: string): User {
+  const user = ctx.titular.users.byEmail(ctx.org.id, email);
+  if (!user) throw new CliError(`${flag}: no user with email ${email.trim()} in ${ctx.org.name}`);
+  return user;
+}

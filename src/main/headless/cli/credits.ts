@@ -1,0 +1,54 @@
+// `titular credits add|show`.
+import { oneOf, requiredString, stringOption, wholeNumber } from './args';
+import type { CommandSpec } from './context';
+
+const PRODUCTS = ['cbu', 'informes'] as const;
+
+export const creditCommands: CommandSpec[] = [
+  {
+    name: 'credits add',
+    synopsis: '--product cbu|informes --amount N [--reference REF]',
+    summary: 'Record a credit purchase',
+    details: [
+      '--product cbu|informes   the wallet to credit',
+      '--amount N               whole number of credits',
+      '--reference REF          invoice or payment id; a purchase with a reference already',
+      '                         recorded is not added again (safe to retry)',
+    ],
+    options: { product: { type: 'string' }, amount: { type: 'string' }, reference: { type: 'string' } },
+    access: 'admin',
+    run(ctx) {
+      const product = oneOf(requiredString(ctx.values, 'product', ctx.command), PRODUCTS, '--product', ctx.command);
+      const amount = wholeNumber(requiredString(ctx.values, 'amount', ctx.command), '--amount', ctx.command);
+      const reference = stringOption(ctx.values, 'reference')?.trim() || null;
+      const result = ctx.titular.ledger.addPurchase({ orgId: ctx.org.id, product, amount, reference, userId: ctx.actor.id });
+      if (ctx.out.json) {
+        ctx.out.data({ added: result.added, id: result.id, product, amount, reference, balance: result.balance });
+        return;
+      }
+      if (result.added) {
+        ctx.out.line(`Added ${amount} ${product} credits${reference ? ` (reference ${reference})` : ''}. Balance: ${result.balance}`);
+      } else {
+        ctx.out.line(`Reference ${reference} was already recorded (purchase ${result.id}); nothing was added. Balance: ${result.balance}`);
+      }
+    },
+  },
+  {
+    name: 'credits show',
+    synopsis: '',
+    summary: 'Show the credit balances',
+    options: {},
+    access: 'admin',
+    run(ctx) {
+      const balances = ctx.titular.ledger.balances(ctx.org.id);
+      if (ctx.out.json) {
+        ctx.out.data({ balances });
+        return;
+      }
+      ctx.out.table(
+        ['PRODUCT', 'NAME', 'BALANCE', 'PURCHASED', 'CONSUMED'],
+        balances.map((b) => [b.productSlug, b.productName, String(b.balance), String(b.totalPurchased), String(b.totalConsumed)]),
+      );
+    },
+  },
+];

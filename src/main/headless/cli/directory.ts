@@ -1,0 +1,95 @@
+// `titular directory import FILE [--skip-invalid]`: loads the organization's account directory
+// (CSV or JSON). All-or-nothing unless --skip-invalid.
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { detectDirectoryFormat, parseDirectoryFile, type DirectoryRowError } from '../../core/directory/directory-file';
+import type { ImportReport } from '../../core/directory/directory';
+import { UsageError, booleanOption } from './args';
+import { CliError, type CommandSpec } from './context';
+import type { Output } from './output';
+
+const MAX_FILE_BYTES = 256 * 1024 * 1024;
+
+function readText(file: string): string {
+  let bytes: Buffer;
+  try {
+    const stat = statSync(file);
+    if (stat.isDirectory()) throw new CliError(`${file} is a directory, not a file`);
+    if (stat.size > MAX_FILE_BYTES) throw new CliError(`${file} is too large (${Math.round(stat.size / 1048576)} MiB; at most 256 MiB)`);
+    bytes = readFileSync(file);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(code === 'ENOENT' ? `No such file: ${file}` : `Cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new CliError(`${file} is not UTF-8 text; in Excel use "Save as > CSV UTF-8"`);
+  }
+}
+
+function printRowErrors(out: Output, errors: readonly DirectoryRowError[], unit: 'line' | 'item'): void {
+  for (const e of errors) out.error(`${unit} ${e.line}: ${e.reason}`);
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export const directoryCommands: CommandSpec[] = [
+  {
+    name: 'directory import',
+    synopsis: 'FILE [--skip-invalid]',
+    summary: 'Import accounts from a CSV or JSON file into the directory',
+    details: [
+      'FILE             .csv (columns cbu,alias,account_type,currency,active,holder_name,holder_tax_id;',
+      '                 one row per holder) or .json (an array of accounts with holders)',
+      '--skip-invalid   import the valid rows and report the invalid ones; without it a single',
+      '                 invalid row imports nothing (each is listed as "line N: reason" on stderr)',
+      '',
+      'An account already in the directory (same CBU/CVU) is replaced.',
+    ],
+    options: { 'skip-invalid': { type: 'boolean' } },
+    maxArgs: 1,
+    access: 'admin',
+    run(ctx) {
+      const file = ctx.args[0];
+      if (file === undefined) throw new UsageError('Missing FILE: titular directory import FILE', ctx.command);
+      const skipInvalid = booleanOption(ctx.values, 'skip-invalid');
+      const content = readText(file);
+      const format = detectDirectoryFormat(file, content);
+      const parsed = parseDirectoryFile(content, format);
+      const unit = format === 'json' && parsed.rows > 0 ? 'item' : 'line';
+      const { out } = ctx;
+
+      let report: ImportReport;
+      if (skipInvalid && parsed.accounts.length === 0 && parsed.errors.length > 0) {
+        // Nothing valid to keep: do not record an empty import.
+        report = { imported: 0, replaced: 0, rows: parsed.rows, errors: parsed.errors, committed: false };
+      } else {
+        report = ctx.titular.directory.import(ctx.org.id, parsed, { skipInvalid, actorUserId: ctx.actor.id, fileName: path.basename(file) });
+      }
+
+      if (out.json) out.data(report);
+      if (!report.committed) {
+        printRowErrors(out, report.errors, unit);
+        const invalid = report.errors.length;
+        out.error(
+          skipInvalid
+            ? `Nothing was imported: ${file} has no valid rows (${plural(invalid, 'problem')}).`
+            : `Nothing was imported: ${plural(invalid, 'invalid row')} in ${file}. Fix ${invalid === 1 ? 'it' : 'them'}, or pass --skip-invalid to import the valid rows only.`,
+        );
+        return 1;
+      }
+      if (report.errors.length > 0) {
+        out.error(`Skipped ${plural(report.errors.length, 'invalid row')}:`);
+        printRowErrors(out, report.errors, unit);
+      }
+      if (!out.json) {
+        const replaced = report.replaced > 0 ? ` (${report.replaced} replaced existing ${report.replaced === 1 ? 'entry' : 'entries'})` : '';
+        out.line(`Imported ${plural(report.imported, 'account')} from ${file}${replaced}; ${plural(report.rows, 'row')} read, ${report.errors.length} skipped.`);
+        out.line(`The directory now holds ${plural(ctx.titular.directory.count(ctx.org.id), 'account')}.`);
+      }
+      return 0;
+    },
+  },
+];

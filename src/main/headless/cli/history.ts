@@ -1,0 +1,272 @@
+// `titular history export`: every matching history entry, streamed as CSV or JSON to stdout or a
+// file. Reads through its own read-only connection (see openReader) so the export never holds the
+// core's connection busy.
+import Database from 'better-sqlite3';
+import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
+import path from 'node:path';
+import { History } from '../../core/history/history';
+import { historyQuerySchema, type HistoryEntry } from '../../../shared/api/history';
+import { lookupStatusSchema, sourceSchema } from '../../../shared/api/common';
+import { UsageError, oneOf, requiredString, stringOption } from './args';
+import { CliError, databaseFile, type CommandSpec } from './context';
+
+export const CSV_COLUMNS = [
+  'id',
+  'createdAt',
+  'inputIdentifier',
+  'inputType',
+  'status',
+  'source',
+  'creditConsumed',
+  'upstreamLatencyMs',
+  'userEmail',
+  'holderNames',
+  'errorCode',
+] as const;
+
+/**
+ * One CSV cell (RFC 4180). A cell a spreadsheet would read as a formula (= + - @, or a leading
+ * tab/CR) gets a leading apostrophe so opening the export cannot run anything.
+ */
+export function csvCell(value: string | number): string {
+  let text = String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvRow(cells: readonly (string | number)[]): string {
+  return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
+function holderNames(entry: HistoryEntry): string {
+  const holders = entry.responseData.holders;
+  if (!Array.isArray(holders)) return '';
+  return holders
+    .map((h: unknown) => (h && typeof h === 'object' && typeof (h as { full_name?: unknown }).full_name === 'string' ? (h as { full_name: string }).full_name : ''))
+    .filter(Boolean)
+    .join('; ');
+}
+
+function errorCode(entry: HistoryEntry): string {
+  const error = entry.responseData.error;
+  if (error && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string') return (error as { code: string }).code;
+  return '';
+}
+
+export function historyCsvRow(entry: HistoryEntry): string {
+  return csvRow([
+    entry.id,
+    entry.createdAt,
+    entry.inputIdentifier,
+    entry.inputType,
+    entry.status,
+    entry.source,
+    entry.creditConsumed,
+    entry.upstreamLatencyMs,
+    entry.user.email,
+    holderNames(entry),
+    errorCode(entry),
+  ]);
+}
+
+/** Where the export goes: stdout, or a temporary file renamed into place once complete. */
+interface Sink {
+  write(chunk: string): Promise<void>;
+  finish(): Promise<void>;
+  abort(): void;
+  /** Set when the reader went away (EPIPE on stdout): stop quietly. */
+  readonly closed: boolean;
+}
+
+function streamSink(stream: NodeJS.WritableStream): { sink: Sink; failure: () => Error | null } {
+  let error: Error | null = null;
+  let closed = false;
+  const onError = (e: Error) => {
+    if ((e as NodeJS.ErrnoException).code === 'EPIPE') closed = true;
+    else error = e;
+  };
+  stream.on('error', onError);
+  const sink: Sink = {
+    get closed() {
+      return closed;
+    },
+    write(chunk) {
+      if (closed) return Promise.resolve();
+      if (error) return Promise.reject(error);
+      if (stream.write(chunk)) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const done = () => {
+          stream.off('drain', done);
+          stream.off('error', failed);
+          stream.off('close', done);
+          resolve();
+        };
+        const failed = (e: Error) => {
+          stream.off('drain', done);
+          stream.off('close', done);
+          if ((e as NodeJS.ErrnoException).code === 'EPIPE') resolve();
+          else reject(e);
+        };
+        stream.once('drain', done);
+        stream.once('close', done);
+        stream.once('error', failed);
+      });
+    },
+    finish: () => Promise.resolve(),
+    abort() {},
+  };
+  return { sink, failure: () => error };
+}
+
+function fileSink(target: string): Sink {
+  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
+  // History holds people's names and tax ids: the export is readable by its owner only.
+  const stream: WriteStream = createWriteStream(temporary, { mode: 0o600, flags: 'wx' });
+  const { sink } = streamSink(stream);
+  const opened = new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', reject);
+  });
+  opened.catch(() => {}); // awaited (and reported) by write/finish
+  const wrap = (error: unknown) => new CliError(`Cannot write ${target}: ${(error as Error).message}`);
+  return {
+    closed: false,
+    async write(chunk) {
+      await opened.catch((e: unknown) => {
+        throw wrap(e);
+      });
+      await sink.write(chunk).catch((e: unknown) => {
+        throw wrap(e);
+      });
+    },
+    async finish() {
+      await opened.catch((e: unknown) => {
+        throw wrap(e);
+      });
+      await new Promise<void>((resolve, reject) => {
+        stream.once('error', (e) => reject(wrap(e)));
+        stream.end(() => resolve());
+      });
+      try {
+        renameSync(temporary, target);
+      } catch (error) {
+        rmSync(temporary, { force: true });
+        throw wrap(error);
+      }
+    },
+    abort() {
+      stream.destroy();
+      const remove = () => rmSync(temporary, { force: true });
+      remove();
+      // The file may still be being opened: remove it again once that settles.
+      opened.then(remove, () => {});
+    },
+  };
+}
+
+/**
+ * A second, read-only connection to the same database. An open better-sqlite3 iterator makes its
+ * connection refuse every other statement, and the export awaits the output between rows; on the
+ * core's connection the 30-second housekeeping timer would then fail mid-export.
+ */
+function openReader(dataDir: string): Database.Database {
+  const reader = new Database(databaseFile(dataDir), { readonly: true, fileMustExist: true });
+  reader.pragma('busy_timeout = 5000');
+  return reader;
+}
+
+const CHUNK_CHARS = 64 * 1024;
+
+export const historyCommands: CommandSpec[] = [
+  {
+    name: 'history export',
+    synopsis: '--format csv|json [--from DATE] [--to DATE] [--status S] [--source S] [--environment live|sandbox] [--product cbu|informes] [--output FILE]',
+    summary: 'Export the lookup history as CSV or JSON',
+    details: [
+      '--format csv|json             CSV columns: ' + CSV_COLUMNS.join(','),
+      '                              JSON: an array of history entries (the API shape)',
+      '--from DATE, --to DATE        ISO 8601 date (whole day, UTC) or instant',
+      '--status SUCCESS|ERROR',
+      '--source WEB|API|BULK',
+      '--environment live|sandbox    default live',
+      '--product cbu|informes        default cbu',
+      '--output FILE                 write to FILE (created 0600) instead of stdout',
+      '',
+      'Entries are exported newest first.',
+    ],
+    options: {
+      format: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      status: { type: 'string' },
+      source: { type: 'string' },
+      environment: { type: 'string' },
+      product: { type: 'string' },
+      output: { type: 'string', short: 'o' },
+    },
+    access: 'user',
+    async run(ctx) {
+      const command = ctx.command;
+      const format = oneOf(requiredString(ctx.values, 'format', command), ['csv', 'json'] as const, '--format', command);
+      const environment = oneOf(stringOption(ctx.values, 'environment') ?? 'live', ['live', 'sandbox'] as const, '--environment', command);
+      const product = oneOf(stringOption(ctx.values, 'product') ?? 'cbu', ['cbu', 'informes'] as const, '--product', command);
+      const status = stringOption(ctx.values, 'status');
+      const source = stringOption(ctx.values, 'source');
+      const raw: Record<string, string> = {};
+      for (const name of ['from', 'to'] as const) {
+        const value = stringOption(ctx.values, name);
+        if (value !== undefined) raw[name] = value.trim();
+      }
+      if (status !== undefined) raw.status = oneOf(status, lookupStatusSchema.options, '--status', command);
+      if (source !== undefined) raw.source = oneOf(source, sourceSchema.options, '--source', command);
+      const parsed = historyQuerySchema.safeParse(raw);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const field = issue?.path.join('.');
+        throw new UsageError(`${field ? `--${field}: ` : ''}${issue?.message ?? 'invalid filter'}`, command);
+      }
+      const { page: _page, per_page: _perPage, ...filter } = parsed.data;
+
+      const outputFile = stringOption(ctx.values, 'output');
+      const toFile = outputFile !== undefined && outputFile !== '-';
+      const target = toFile ? path.resolve(outputFile) : null;
+      const stdout = toFile ? null : streamSink(ctx.out.streams.stdout);
+      const sink = target ? fileSink(target) : stdout!.sink;
+
+      const reader = openReader(ctx.dataDir);
+      let count = 0;
+      let completed = false;
+      try {
+        const history = new History(reader);
+        let buffer = format === 'csv' ? csvRow(CSV_COLUMNS) : '[';
+        for (const entry of history.iterate({ orgId: ctx.org.id, environment, product }, filter)) {
+          if (format === 'csv') buffer += historyCsvRow(entry);
+          else buffer += `${count === 0 ? '\n' : ',\n'}${JSON.stringify(entry)}`;
+          count++;
+          if (buffer.length >= CHUNK_CHARS) {
+            await sink.write(buffer);
+            buffer = '';
+            if (sink.closed || ctx.signal.aborted) break;
+          }
+        }
+        if (ctx.signal.aborted) throw new CliError(target ? `Export interrupted; ${target} was not written` : 'Export interrupted');
+        if (sink.closed) return 0;
+        if (format === 'json') buffer += count === 0 ? ']\n' : '\n]\n';
+        await sink.write(buffer);
+        await sink.finish();
+        const failure = stdout?.failure();
+        if (failure) throw new CliError(`Cannot write the export: ${failure.message}`);
+        completed = true;
+      } finally {
+        reader.close();
+        if (!completed) sink.abort();
+      }
+
+      if (target) {
+        if (ctx.out.json) ctx.out.data({ exported: count, format, output: target });
+        else ctx.out.line(`Exported ${count} ${count === 1 ? 'entry' : 'entries'} (${environment}, ${product}) to ${target}`);
+      }
+      return 0;
+    },
+  },
+];

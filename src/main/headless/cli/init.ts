@@ -1,0 +1,61 @@
+// `titular init`: creates the organization, its first admin and the vault of a data directory.
+import path from 'node:path';
+import { vaultProviderKind } from '../../core/vault/vault';
+import { UsageError, requiredString, stringOption } from './args';
+import { CliError, openCore, type CommandSpec } from './context';
+
+// Same shape the core accepts; checked here too so a typo fails before anything is created.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const initCommands: CommandSpec[] = [
+  {
+    name: 'init',
+    synopsis: '--org NAME --admin-name NAME --admin-email EMAIL',
+    summary: 'Initialize a data directory: organization, first admin, vault',
+    details: [
+      '--org NAME            the organization name',
+      '--admin-name NAME     the first admin user',
+      '--admin-email EMAIL   their email (identifies them in --as and --owner)',
+      '',
+      'The vault is protected by TITULAR_PASSPHRASE when it is set (8+ characters), otherwise by a',
+      'random key file (master.key, mode 0600) in the data directory. Refuses to run twice.',
+    ],
+    options: {
+      org: { type: 'string' },
+      'admin-name': { type: 'string' },
+      'admin-email': { type: 'string' },
+    },
+    access: 'setup',
+    run(ctx) {
+      const orgName = requiredString(ctx.values, 'org', 'init');
+      const adminName = requiredString(ctx.values, 'admin-name', 'init');
+      const adminEmail = requiredString(ctx.values, 'admin-email', 'init');
+      if (stringOption(ctx.values, 'as') !== undefined) throw new UsageError('--as cannot be used with init', 'init');
+      if (!EMAIL.test(adminEmail.trim())) throw new UsageError(`--admin-email is not a valid email address: ${adminEmail}`, 'init');
+
+      const titular = openCore(ctx.dataDir, ctx.env);
+      try {
+        const existing = titular.users.organization();
+        if (existing) throw new CliError(`${ctx.dataDir} is already initialized (organization ${existing.name}); nothing was changed`);
+        const { org, admin } = titular.users.initialize({ orgName, adminName, adminEmail });
+        const vault = vaultProviderKind(titular.db);
+        const { out } = ctx;
+        if (out.json) {
+          out.data({ organization: { id: org.id, name: org.name }, admin });
+          return;
+        }
+        out.line(`Initialized Titular in ${ctx.dataDir}`);
+        out.fields([
+          ['Organization', `${org.name} (${org.id})`],
+          ['Admin', `${admin.name} <${admin.email}> (${admin.id})`],
+          ['Vault', vault === 'passphrase' ? 'protected by TITULAR_PASSPHRASE' : `protected by the key file ${path.join(ctx.dataDir, 'master.key')}`],
+        ]);
+        if (vault === 'keyfile') out.line(out.style('yellow', 'Back up master.key with the database: without it the stored API keys cannot be revealed.'));
+        out.line();
+        out.line('Next: add credits (`titular credits add`) and create an API key (`titular keys create`).');
+      } finally {
+        titular.close();
+      }
+    },
+  },
+];

@@ -1,0 +1,125 @@
+// Runs one CLI invocation: finds the command, parses its options strictly, opens the data
+// directory, runs it, closes the core, and maps failures to exit codes
+// (0 success, 1 operation failed, 2 invalid command line).
+import { TitularError } from '../../core/errors';
+import { VaultUnlockError } from '../../core/vault/master-key-provider';
+import { VaultLockedError } from '../../core/vault/vault';
+import { resolveDataDir } from '../config';
+import { GLOBAL_OPTIONS, UsageError, commandWords, parseCommandLine, stringOption, valueFlagsOf, wantsHelp } from './args';
+import { COMMANDS, commandUsage, findCommand, groupUsage, mainUsage, subcommandsOf } from './commands';
+import { CliError, openSession, type BaseContext, type CommandSpec } from './context';
+import { Output, type OutputStreams } from './output';
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+const VALUE_FLAGS: ReadonlySet<string> = new Set([valueFlagsOf(GLOBAL_OPTIONS), ...COMMANDS.map((c) => valueFlagsOf(c.options))].flat());
+
+type Resolved = { kind: 'help'; text: string } | { kind: 'command'; spec: CommandSpec };
+
+/** Which command argv names, or the help text it asks for. Throws UsageError. */
+function resolve(argv: readonly string[]): Resolved {
+  const words = commandWords(argv, VALUE_FLAGS, 3);
+  const help = wantsHelp(argv);
+  const [first, second] = words;
+  if (first === undefined) {
+    if (help || argv.length === 0) return { kind: 'help', text: mainUsage() };
+    throw new UsageError('Missing command');
+  }
+  if (first === 'help') return { kind: 'help', text: helpFor(words.slice(1)) };
+
+  const single = findCommand(first);
+  if (single) return help ? { kind: 'help', text: commandUsage(single) } : { kind: 'command', spec: single };
+  const subcommands = subcommandsOf(first);
+  if (subcommands.length === 0) throw new UsageError(`Unknown command: ${first}`);
+  if (second === undefined) {
+    if (help) return { kind: 'help', text: groupUsage(first) };
+    throw new UsageError(`Missing subcommand: titular ${first} <${subcommands.map((c) => c.name.slice(first.length + 1)).join('|')}>`, first);
+  }
+  const spec = findCommand(`${first} ${second}`);
+  if (!spec) throw new UsageError(`Unknown command: ${first} ${second}`, first);
+  return help ? { kind: 'help', text: commandUsage(spec) } : { kind: 'command', spec };
+}
+
+function helpFor(topic: readonly string[]): string {
+  if (topic.length === 0) return mainUsage();
+  const [first = '', second] = topic;
+  const single = findCommand(first);
+  if (single) return commandUsage(single);
+  if (subcommandsOf(first).length === 0) throw new UsageError(`No help for unknown command: ${first}`);
+  if (second === undefined) return groupUsage(first);
+  const spec = findCommand(`${first} ${second}`);
+  if (!spec) throw new UsageError(`No help for unknown command: ${first} ${second}`, first);
+  return commandUsage(spec);
+}
+
+export interface RunOptions extends OutputStreams {
+  signal?: AbortSignal;
+}
+
+export async function runCli(argv: readonly string[], io: RunOptions): Promise<number> {
+  // Until --json is known, diagnostics are plain text on stderr.
+  let out = new Output(io, { json: false });
+  let commandName: string | undefined;
+  try {
+    const resolved = resolve(argv);
+    if (resolved.kind === 'help') {
+      out.line(resolved.text);
+      return EXIT_OK;
+    }
+    const { spec } = resolved;
+    commandName = spec.name;
+    const { values, args } = parseCommandLine(argv, spec.name, spec.options, spec.maxArgs ?? 0);
+    out = new Output(io, { json: values.json === true });
+    const dataDirFlag = stringOption(values, 'data-dir');
+    if (dataDirFlag !== undefined && dataDirFlag.trim() === '') throw new UsageError('--data-dir needs a directory', spec.name);
+    const asEmail = stringOption(values, 'as');
+    if (asEmail !== undefined && asEmail.trim() === '') throw new UsageError('--as needs an email', spec.name);
+
+    const base: BaseContext = {
+      command: spec.name,
+      values,
+      args,
+      out,
+      dataDir: resolveDataDir(dataDirFlag, io.env),
+      env: io.env,
+      signal: io.signal ?? new AbortController().signal,
+    };
+    if (spec.access === 'setup') return (await spec.run(base)) ?? EXIT_OK;
+    const session = openSession(base, spec.access, asEmail);
+    try {
+      return (await spec.run(session)) ?? EXIT_OK;
+    } finally {
+      session.titular.close();
+    }
+  } catch (error) {
+    return report(out, error, commandName, io.env);
+  }
+}
+
+function report(out: Output, error: unknown, command: string | undefined, env: NodeJS.ProcessEnv): number {
+  const prefix = out.errStyle('red', 'titular:');
+  if (error instanceof UsageError) {
+    const topic = error.command ?? command;
+    out.error(`${prefix} ${error.message}`);
+    out.error(`Run "titular help${topic ? ` ${topic}` : ''}" for usage.`);
+    return EXIT_USAGE;
+  }
+  if (error instanceof TitularError || error instanceof CliError || error instanceof VaultUnlockError || error instanceof VaultLockedError) {
+    out.error(`${prefix} ${error.message}`);
+    return EXIT_FAILED;
+  }
+  const err = error as { name?: string; code?: string; message?: string; stack?: string };
+  if (err?.name === 'SqliteError') {
+    const busy = err.code === 'SQLITE_BUSY' || err.code === 'SQLITE_LOCKED';
+    out.error(
+      `${prefix} ${busy ? 'the database is busy (another Titular process is writing to it); try again' : `database error: ${err.message} (${err.code})`}`,
+    );
+    return EXIT_FAILED;
+  }
+  out.error(`${prefix} unexpected error: ${err?.message ?? String(error)}`);
+  if (env.TITULAR_DEBUG && err?.stack) out.error(err.stack);
+  else out.error('(set TITULAR_DEBUG=1 to see the details)');
+  return EXIT_FAILED;
+}

@@ -1,0 +1,200 @@
+// POST /api/v1/credit/lookup (Informes keys): the result shape, the credit each outcome consumes,
+// and every status code the endpoint can answer. Live Informes keys are answered from the sample
+// data at this stage, so the sandbox CUITs drive every branch here.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auth, createFixture, type Fixture } from '../support/fixture';
+import { createKeyWithId, expectError, historyTotal, postJson, REQUEST_ID, revokeKey } from '../support/http-helpers';
+import { creditLookupResultSchema, creditReportSchema } from '../../src/shared/api/credit';
+import { SANDBOX_CREDIT_REPORTS, SANDBOX_NOT_FOUND, SANDBOX_UPSTREAM_FAILURE } from '../../src/main/core/resolvers/sandbox-data';
+
+let f: Fixture;
+let key: string;
+
+beforeAll(async () => {
+  f = await createFixture({ credits: { cbu: 7, informes: 100 } });
+  key = f.createKey({ product: 'informes', scopes: ['lookup', 'balance'], rateLimitPerSecond: 1000 });
+});
+afterAll(() => f.close());
+
+const lookup = (payload: unknown, headers: Record<string, string> = auth(key)) => postJson(f, '/api/v1/credit/lookup', payload, headers);
+
+/**
+ * Asserts the request took `credits` Informes credits and no CBU credit, and wrote `entries` history
+ * entries (by default one per charged lookup; a GE500 keeps its entry without a charge).
+ */
+async function charged<T>(run: () => Promise<T>, credits: number, entries = credits > 0 ? 1 : 0): Promise<T> {
+  const informes = f.balance('informes');
+  const cbu = f.balance('cbu');
+  const history = historyTotal(f, 'live', 'informes');
+  const result = await run();
+  expect(f.balance('informes')).toBe(informes - credits);
+  expect(f.balance('cbu')).toBe(cbu);
+  expect(historyTotal(f, 'live', 'informes')).toBe(history + entries);
+  return result;
+}
+
+describe('POST /api/v1/credit/lookup', () => {
+  it('200: each sample CUIT/CUIL answers its report in the strict result shape and takes one credit', async () => {
+    for (const report of SANDBOX_CREDIT_REPORTS) {
+      const before = f.balance('informes');
+      const res = await charged(() => lookup({ tax_id: report.subject.tax_id }), 1);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      const body = creditLookupResultSchema.strict().parse(res.json());
+      creditReportSchema.strict().parse(body.data);
+      // Deep equality also pins the nested objects (no extra fields anywhere).
+      expect(body.data).toEqual(report);
+      expect(body.credits_remaining).toBe(before - 1);
+      expect(body.request_id).toMatch(REQUEST_ID);
+      expect(res.headers['request-id']).toBe(body.request_id);
+      expect(res.headers['idempotent-replayed']).toBeUndefined();
+    }
+  });
+
+  it('200: a tax_id with dashes (and spaces) is accepted and normalized', async () => {
+    for (const taxId of ['20-28765432-5', '30-71234567-1', ' 27-31234567-1 ']) {
+      const res = await charged(() => lookup({ tax_id: taxId }), 1);
+      expect(res.statusCode, taxId).toBe(200);
+      expect(res.json().data.subject.tax_id).toBe(taxId.replace(/\D/g, ''));
+    }
+    const entries = f.titular.history.page({ orgId: f.orgId, environment: 'live', product: 'informes' }, { page: 1, per_page: 1 });
+    expect(entries.data[0]).toMatchObject({ inputIdentifier: '27312345671', inputType: 'CUIT', status: 'SUCCESS', source: 'API', creditConsumed: 1 });
+  });
+
+  it('400 PA006: bad check digit, wrong length, letters, a non-string and a missing tax_id; each consumes a credit', async () => {
+    const cases: unknown[] = [
+      { tax_id: '20287654326' },
+      { tax_id: '20-28765432-0' },
+      { tax_id: '2028765432' },
+      { tax_id: '202876543255' },
+      { tax_id: '20ABC654325' },
+      { tax_id: '' },
+      { tax_id: 20287654325 },
+      {},
+      { cuit: '20287654325' },
+    ];
+    for (const payload of cases) {
+      const before = f.balance('informes');
+      const res = await charged(() => lookup(payload), 1);
+      expectError(res, 400, 'PA006', { creditsRemaining: before - 1 });
+    }
+  });
+
+  it('400 PA006 for a POST without any body (missing tax_id), charged', async () => {
+    const before = f.balance('informes');
+    const res = await charged(() => f.app.inject({ method: 'POST', url: '/api/v1/credit/lookup', headers: auth(key) }), 1);
+    expectError(res, 400, 'PA006', { creditsRemaining: before - 1 });
+  });
+
+  it('404 PA011: a valid CUIT without a report consumes a credit', async () => {
+    const before = f.balance('informes');
+    const res = await charged(() => lookup({ tax_id: SANDBOX_NOT_FOUND.taxId }), 1);
+    expect(res.json()).toEqual({
+      success: false,
+      error: { code: 'PA011', message: expect.any(String) },
+      credits_remaining: before - 1,
+      request_id: res.headers['request-id'],
+    });
+    expectError(res, 404, 'PA011', { creditsRemaining: before - 1 });
+  });
+
+  it('503 GE500 with Retry-After when the source is down; nothing consumed', async () => {
+    const res = await charged(() => lookup({ tax_id: SANDBOX_UPSTREAM_FAILURE.taxId }), 0, 1);
+    expectError(res, 503, 'GE500', { creditsRemaining: 'absent' });
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const entry = f.titular.history.page({ orgId: f.orgId, environment: 'live', product: 'informes' }, { page: 1, per_page: 1 }).data[0];
+    expect(entry).toMatchObject({ inputIdentifier: SANDBOX_UPSTREAM_FAILURE.taxId, status: 'ERROR', creditConsumed: 0, responseData: { error: { code: 'GE500' } } });
+  });
+
+  it('400 INVALID_PARAMETER for a body that is not a JSON object (or not JSON); nothing consumed', async () => {
+    for (const payload of ['[1,2]', '"20287654325"', '20287654325', 'null', 'true', '{"tax_id":']) {
+      const res = await charged(() => lookup(payload), 0);
+      expectError(res, 400, 'INVALID_PARAMETER', { creditsRemaining: 'absent' });
+    }
+    const text = await charged(
+      () => f.app.inject({ method: 'POST', url: '/api/v1/credit/lookup', headers: { ...auth(key), 'content-type': 'text/plain' }, payload: '20287654325' }),
+      0,
+    );
+    expect(text.statusCode).toBe(415);
+    expect(text.json().error.code).toBe('INVALID_PARAMETER');
+  });
+
+  it('401 UNAUTHORIZED: missing, malformed and unknown keys; nothing consumed', async () => {
+    for (const headers of [{}, { authorization: `Bearer ${key}x` }, auth(`sk_live_${'B'.repeat(32)}`)]) {
+      const res = await charged(() => lookup({ tax_id: '20287654325' }, headers), 0);
+      expectError(res, 401, 'UNAUTHORIZED', { creditsRemaining: 'absent' });
+    }
+  });
+
+  it('403 FORBIDDEN: a CBU key (any scopes), an Informes key without lookup scope, an IP outside the whitelist', async () => {
+    const cbu = createKeyWithId(f, { product: 'cbu', scopes: ['lookup', 'balance', 'history'] });
+    const cbuSandbox = createKeyWithId(f, { product: 'cbu', environment: 'sandbox' });
+    const noScope = createKeyWithId(f, { product: 'informes', scopes: ['balance'] });
+    const elsewhere = createKeyWithId(f, { product: 'informes', scopes: ['lookup'], ipWhitelist: ['203.0.113.0/24'] });
+    try {
+      for (const k of [cbu, cbuSandbox, noScope, elsewhere]) {
+        const res = await charged(() => lookup({ tax_id: '20287654325' }, auth(k.secret)), 0);
+        expectError(res, 403, 'FORBIDDEN', { creditsRemaining: 'absent' });
+      }
+      // A bad body does not outrank the product check.
+      expectError(await lookup('[1]', auth(cbu.secret)), 403, 'FORBIDDEN');
+    } finally {
+      for (const k of [cbu, cbuSandbox, noScope, elsewhere]) revokeKey(f, k.id);
+    }
+  });
+
+  it('429 RATE_LIMITED past the burst, with Retry-After and RateLimit headers; the 429s consume nothing', async () => {
+    const slow = createKeyWithId(f, { product: 'informes', scopes: ['lookup'], rateLimitPerSecond: 1 });
+    try {
+      const before = f.balance('informes');
+      let ok = 0;
+      let limited;
+      for (let i = 0; i < 23; i++) {
+        const res = await lookup({ tax_id: '20287654325' }, auth(slow.secret));
+        if (res.statusCode === 200) ok++;
+        else limited ??= res;
+      }
+      expect(ok).toBeGreaterThanOrEqual(20);
+      expect(ok).toBeLessThanOrEqual(21);
+      expect(f.balance('informes')).toBe(before - ok);
+      expectError(limited!, 429, 'RATE_LIMITED', { creditsRemaining: 'absent' });
+      expect(Number(limited!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(limited!.headers['ratelimit-limit']).toBe('20');
+      expect(limited!.headers['ratelimit-remaining']).toBe('0');
+    } finally {
+      revokeKey(f, slow.id);
+    }
+  });
+});
+
+describe('POST /api/v1/credit/lookup at zero Informes balance', () => {
+  it('402 INSUFFICIENT_CREDITS once the Informes credits are spent, whatever the input; CBU credits do not help', async () => {
+    const g = await createFixture({ credits: { cbu: 50, informes: 1 } });
+    try {
+      const k = g.createKey({ product: 'informes', scopes: ['lookup', 'balance'] });
+      const first = await postJson(g, '/api/v1/credit/lookup', { tax_id: '20287654325' }, auth(k));
+      expect(first.statusCode).toBe(200);
+      expect(first.json().credits_remaining).toBe(0);
+      for (const payload of [{ tax_id: '20287654325' }, { tax_id: 'bad' }, {}, { tax_id: SANDBOX_NOT_FOUND.taxId }]) {
+        const res = await postJson(g, '/api/v1/credit/lookup', payload, auth(k));
+        expect(res.json()).toEqual({
+          success: false,
+          error: { code: 'INSUFFICIENT_CREDITS', message: expect.any(String) },
+          credits_remaining: 0,
+          request_id: res.headers['request-id'],
+        });
+        expectError(res, 402, 'INSUFFICIENT_CREDITS', { creditsRemaining: 0 });
+      }
+      expect(g.balance('informes')).toBe(0);
+      expect(g.balance('cbu')).toBe(50);
+      expect(historyTotal(g, 'live', 'informes')).toBe(1);
+      // Purchasing credits makes the same request work again.
+      g.addCredits('informes', 2);
+      const again = await postJson(g, '/api/v1/credit/lookup', { tax_id: '20287654325' }, auth(k));
+      expect(again.statusCode).toBe(200);
+      expect(again.json().credits_remaining).toBe(1);
+    } finally {
+      await g.close();
+    }
+  });
+});

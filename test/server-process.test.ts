@@ -1,0 +1,106 @@
+// The headless server as a process, called over a real socket: the README's quick start, graceful
+// shutdown on SIGTERM with requests in flight, and a clear failure when the port is taken.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { openTitular } from '../src/main/core/titular';
+import { headlessKeyProvider } from '../src/main/headless/config';
+import { parseDirectoryFile } from '../src/main/core/directory/directory-file';
+import { DIR, DIRECTORY_CSV } from './support/directory-data';
+import { startServer } from './support/processes';
+
+let dataDir: string;
+let key: string;
+
+beforeAll(() => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'titular-serve-'));
+  const titular = openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, {}) });
+  const { org, admin } = titular.users.initialize({ orgName: 'Acme', adminName: 'Ada', adminEmail: 'ada@acme.test' });
+  key = titular.keys.create({
+    orgId: org.id,
+    ownerUserId: admin.id,
+    actorUserId: admin.id,
+    product: 'cbu',
+    scopes: ['lookup', 'balance', 'history'],
+    environment: 'live',
+    rateLimitPerSecond: 1000,
+  }).secret;
+  titular.ledger.addPurchase({ orgId: org.id, product: 'cbu', amount: 100, userId: admin.id });
+  titular.directory.import(org.id, parseDirectoryFile(DIRECTORY_CSV, 'csv'), { skipInvalid: false, actorUserId: admin.id });
+  titular.close();
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const headers = () => ({ authorization: `Bearer ${key}` });
+
+describe('npm run serve', () => {
+  it('answers a directory lookup with the contract shape and the balance drops by one', async () => {
+    const server = await startServer(['--port', '0', '--data-dir', dataDir]);
+    try {
+      const before = (await (await fetch(`${server.url}/api/v1/balance`, { headers: headers() })).json()) as { balances: { productSlug: string; balance: number }[] };
+      const cbuBefore = before.balances.find((b) => b.productSlug === 'cbu')!.balance;
+      const res = await fetch(`${server.url}/api/v1/lookup?identifier=${DIR.company.cbu}&type=cbu`, { headers: headers() });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual(['credits_remaining', 'data', 'request_id', 'success']);
+      expect(body.credits_remaining).toBe(cbuBefore - 1);
+      expect(res.headers.get('request-id')).toBe(body.request_id);
+      const after = (await (await fetch(`${server.url}/api/v1/balance`, { headers: headers() })).json()) as typeof before;
+      expect(after.balances.find((b) => b.productSlug === 'cbu')!.balance).toBe(cbuBefore - 1);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it('on SIGTERM finishes in-flight requests, commits their charges and closes the database', async () => {
+    const server = await startServer(['--port', '0', '--data-dir', dataDir]);
+    const requests = Array.from({ length: 40 }, () =>
+      fetch(`${server.url}/api/v1/lookup?identifier=${DIR.individual.cbu}&type=cbu`, { headers: headers() })
+        .then(async (r) => ({ status: r.status, body: (await r.json()) as { credits_remaining?: number } }))
+        .catch(() => null),
+    );
+    // Let the requests reach the server, then stop it while they are being served.
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    const code = await server.stop('SIGTERM');
+    const answers = await Promise.all(requests);
+    expect(code).toBe(0);
+    expect(server.output()).toContain('Titular stopped');
+    // Requests already being served finish (200, charged); later ones on a kept-alive connection
+    // get the error body's 503 GE500 (not charged), or find the socket closed.
+    const answered = answers.filter((a) => a !== null);
+    for (const a of answered) expect([200, 503]).toContain(a.status);
+    const served = answered.filter((a) => a.status === 200).length;
+    expect(served).toBeGreaterThan(0);
+
+    // Every answered lookup is committed, with its charge, and nothing else was charged.
+    const db = new Database(path.join(dataDir, 'titular.db'), { readonly: true });
+    try {
+      const charged = db.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE kind = 'consumption'").get() as { n: number };
+      const lookups = db.prepare('SELECT COUNT(*) AS n FROM lookups WHERE credit_consumed = 1').get() as { n: number };
+      const balance = db.prepare("SELECT balance FROM credit_balances WHERE product = 'cbu'").get() as { balance: number };
+      expect(charged.n).toBe(lookups.n);
+      expect(balance.balance).toBe(100 - charged.n);
+      expect(charged.n).toBe(1 + served);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('exits with a clear message when the port is taken', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      await expect(startServer(['--port', String(port), '--data-dir', dataDir])).rejects.toThrow(/exited with 1[\s\S]*EADDRINUSE/);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('refuses a bad port argument', async () => {
+    await expect(startServer(['--port', 'http', '--data-dir', dataDir])).rejects.toThrow(/Not a valid port/);
+  });
+});

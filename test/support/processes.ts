@@ -1,0 +1,60 @@
+// Starting Titular's headless entries as real processes: the built bundle when `npm test` has built
+// it (what ships), else the TypeScript source through tsx.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export function entryCommand(entry: 'serve' | 'cli'): string[] {
+  const built = path.join(ROOT, 'out/main', `${entry}.js`);
+  if (existsSync(built) && process.env.TITULAR_TEST_SOURCE !== '1') return [built];
+  // `--import tsx` runs in this one process (the tsx CLI would wrap it and not relay SIGTERM gracefully).
+  return ['--import', 'tsx', path.join(ROOT, 'src/main/headless', `${entry}.ts`)];
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  /** Sends a signal and resolves with the exit code once the process has exited. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function startServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...entryCommand('serve'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, TITULAR_PASSPHRASE: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in time:\n${output}`));
+    }, 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          url: match[1],
+          output: () => output,
+          stop: async (signal = 'SIGTERM') => {
+            if (child.exitCode === null) child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${output}`));
+    });
+  });
+}
