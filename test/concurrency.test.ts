@@ -7,6 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { auth, createFixture, type Fixture } from './support/fixture';
 import { DIR, DIRECTORY_CSV, breakCheckDigit } from './support/directory-data';
 import { checkLedgerInvariants } from './support/invariants';
+import { openTitular } from '../src/main/core/titular';
+import { buildHttpApi } from '../src/main/core/http/server';
+import { headlessKeyProvider } from '../src/main/headless/config';
 
 let f: Fixture | undefined;
 afterEach(async () => {
@@ -74,6 +77,12 @@ describe('parallel lookups against fewer credits', () => {
     const key = f.createKey({ rateLimitPerSecond: 10_000 });
     await f.app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = f.app.server.address() as AddressInfo;
+    // Open the 200 keep-alive connections first (free balance reads), so that the lookups below
+    // arrive together on already-connected sockets and really race for the last credits.
+    const warmups = await Promise.all(
+      Array.from({ length: N }, () => fetch(`http://127.0.0.1:${port}/api/v1/balance`, { headers: auth(key) }).then((r) => r.text().then(() => r.status))),
+    );
+    expect(warmups.every((s) => s === 200)).toBe(true);
 
     const answers = await Promise.all(
       Array.from({ length: N }, async (_, i) => {
@@ -201,6 +210,35 @@ describe('parallel lookups against fewer credits', () => {
     expect(ok(2)).toBe(30);
     expect(fx.balance('cbu')).toBe(0);
     expect(fx.balance('informes')).toBe(0);
+    checkLedgerInvariants(fx.titular.database.sqlite);
+  });
+
+  it('two instances on one data directory (server + CLI connections): 2 × 100 lookups against 30 credits → exactly 30 charged', async () => {
+    const M = 30;
+    f = await createFixture({ credits: { cbu: M } });
+    f.importDirectory(DIRECTORY_CSV);
+    const key = f.createKey({ rateLimitPerSecond: 10_000 });
+    const fx = f;
+    const second = openTitular({ dataDir: fx.dataDir, keyProvider: headlessKeyProvider(fx.dataDir, {}) });
+    const secondApp = buildHttpApi(second);
+    try {
+      await secondApp.ready();
+      const responses = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          (i % 2 ? secondApp : fx.app).inject({ method: 'GET', url: `/api/v1/lookup?${MIXED[i % 3]!.query}`, headers: auth(key) }),
+        ),
+      );
+      const charged = responses.filter((r) => r.statusCode !== 402);
+      expect(charged).toHaveLength(M);
+      expectRemainingIsAPermutation(
+        charged.map((r) => r.json().credits_remaining as number),
+        M,
+      );
+    } finally {
+      await secondApp.close();
+      second.close();
+    }
+    expect(fx.balance('cbu')).toBe(0);
     checkLedgerInvariants(fx.titular.database.sqlite);
   });
 });

@@ -26,6 +26,7 @@ interface Row {
   creditsRemaining: 'balance after' | 'absent';
   /** History entries written (GE500 keeps its entry; 401/403/429/402/malformed write none). */
   history: 0 | 1;
+  title: string;
 }
 
 const STARTING_CREDITS = 5;
@@ -90,6 +91,7 @@ const add = (endpoint: Endpoint, env: KeyEnvironment, outcome: Outcome, status: 
     history,
     // Present on a success (always), on an error that consumed a credit, and on 402 (then 0).
     creditsRemaining: status === 200 || consumes || outcome === '402' ? 'balance after' : 'absent',
+    title: `${endpoint} ${env} ${outcome} → ${status}, ${consumes ? 'consumes a credit' : 'consumes nothing'}, history +${history}`,
   });
 
 for (const endpoint of ['GET /api/v1/lookup', 'POST /api/v1/credit/lookup'] as const) {
@@ -126,7 +128,7 @@ afterEach(async () => {
 const countLookups = (fx: Fixture) => (fx.titular.database.sqlite.prepare('SELECT COUNT(*) AS n FROM lookups').get() as { n: number }).n;
 
 describe('credit rules: which outcomes consume a credit', () => {
-  it.each(rows)('$endpoint $env $outcome → $status, consumes: $consumes, history: $history', async (row) => {
+  it.each(rows)('$title', async (row) => {
     const product = productOf(row.endpoint);
     const zero = row.outcome === '402' || row.outcome === '200 at zero balance';
     f = await createFixture({ credits: { cbu: product === 'cbu' && zero ? 0 : STARTING_CREDITS, informes: product === 'informes' && zero ? 0 : STARTING_CREDITS } });
@@ -239,5 +241,22 @@ describe('credit rules: the same request through GET and POST /api/v1/lookup cos
     expect(f.balance('cbu')).toBe(before);
     const totals = checkLedgerInvariants(f.titular.database.sqlite);
     expect(totals.find((t) => t.product === 'cbu')).toMatchObject({ balance: 14, totalPurchased: 20, totalConsumed: 6 });
+  });
+});
+
+describe('credit rules: HEAD is a safe method', () => {
+  // Fastify answers HEAD for every GET route by running the GET handler (exposeHeadRoutes). A HEAD
+  // of /api/v1/lookup must not run a charged lookup whose result the client never receives.
+  it('HEAD /api/v1/lookup consumes no credit and writes no history', async () => {
+    f = await createFixture({ credits: { cbu: STARTING_CREDITS } });
+    f.importDirectory(DIRECTORY_CSV);
+    const key = f.createKey({ rateLimitPerSecond: 10_000 });
+    const historyBefore = countLookups(f);
+    const res = await f.app.inject({ method: 'HEAD', url: `/api/v1/lookup?identifier=${LIVE_CBU_OK}&type=cbu`, headers: auth(key) });
+    f.titular.commits.flush();
+    expect(res.statusCode).not.toBe(500);
+    expect(f.balance('cbu'), `HEAD answered ${res.statusCode} and took a credit`).toBe(STARTING_CREDITS);
+    expect(countLookups(f) - historyBefore).toBe(0);
+    checkLedgerInvariants(f.titular.database.sqlite);
   });
 });

@@ -172,6 +172,22 @@ describe('no plaintext key at rest, in logs or in error bodies', () => {
     expect(reopened.keys.authenticate(toRotate.secret, Date.now())).toBeNull();
   });
 
+  it('a key pasted into the URL path is not echoed in the 404 body nor written to the request log', async () => {
+    f = await createFixture({ credits: { cbu: 5 } });
+    const secret = f.createKey();
+    const responses = [
+      await f.app.inject({ url: `/api/v1/keys/${secret}`, headers: auth(secret) }),
+      await f.app.inject({ url: `/api/v1/lookup/${secret}`, headers: auth(secret) }),
+      await f.app.inject({ method: 'POST', url: `/${secret}`, headers: {} }),
+    ];
+    for (const r of responses) {
+      expect(r.statusCode).toBe(404);
+      expectNoSecretInText('404 body', r.body, [secret]);
+    }
+    expect(f.logs).toHaveLength(3);
+    expectNoSecretInText('request log', f.logs.join('\n'), [secret]);
+  });
+
   it('control: the file scan does find a secret planted in the database (UTF-8 text and UTF-16LE blob)', async () => {
     f = await createFixture();
     const planted = f.titular.keys.create({ orgId: f.orgId, ownerUserId: f.adminId, actorUserId: f.adminId, product: 'cbu', environment: 'live', scopes: ['lookup'] }).secret;

@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { lookupStatusSchema, sourceSchema } from './common';
 
+export const MAX_PAGE = 100_000_000;
+
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 // ISO 8601 instants with an explicit zone (Z or ±hh:mm), optional seconds and fraction.
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -14,6 +16,10 @@ export function parseHistoryBound(value: string, bound: 'from' | 'to'): number |
     return bound === 'from' ? start : start + 86_400_000 - 1;
   }
   if (!INSTANT.test(value)) return null;
+  // Date.parse rolls 2026-02-30 over to March: check the calendar date as written first.
+  const day = value.slice(0, 10);
+  const dayStart = Date.parse(`${day}T00:00:00.000Z`);
+  if (Number.isNaN(dayStart) || new Date(dayStart).toISOString().slice(0, 10) !== day) return null;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? null : ms;
 }
@@ -21,7 +27,7 @@ export function parseHistoryBound(value: string, bound: 'from' | 'to'): number |
 const positiveInt = (name: string, max?: number) =>
   z
     .string()
-    .regex(/^\d+$/, `${name} must be a whole number`)
+    .regex(/^\d{1,15}$/, `${name} must be a whole number`)
     .transform(Number)
     .refine((n) => n >= 1, `${name} must be at least 1`)
     .refine((n) => max === undefined || n <= max, `${name} must be at most ${max}`);
@@ -39,7 +45,8 @@ const bound = (name: 'from' | 'to') =>
 /** Query string of GET /history, as received (strings), parsed into a typed filter. */
 export const historyQuerySchema = z
   .object({
-    page: positiveInt('page').default(1),
+    // Bounded so that (page - 1) × per_page stays a safe SQLite OFFSET.
+    page: positiveInt('page', MAX_PAGE).default(1),
     per_page: positiveInt('per_page', 50).default(10),
     from: bound('from').optional(),
     to: bound('to').optional(),

@@ -30,6 +30,8 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
     // Requests that arrive once shutdown has begun get our own 503 body (below), not Fastify's.
     return503OnClosing: false,
     keepAliveTimeout: 5_000,
+    // HEAD would run (and charge) a lookup whose answer the client never reads: only GET is served.
+    exposeHeadRoutes: false,
   });
   // Graceful shutdown: requests already in flight finish, and their keep-alive connections are
   // told to close so that close() does not wait for idle clients.

@@ -1,0 +1,363 @@
+// The CLI driven as a process, the way an admin runs it: exit codes, stdout/stderr, JSON shapes,
+// and what ends up in the data directory.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTitular } from '../src/main/core/titular';
+import { headlessKeyProvider } from '../src/main/headless/config';
+import { withCheckDigits, withCuitCheckDigit } from '../src/shared/identifiers';
+import { balanceResponseSchema } from '../src/shared/api/balance';
+import { historyEntrySchema } from '../src/shared/api/history';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const ENTRY = path.join('src', 'main', 'headless', 'cli.ts');
+const MIGRATIONS = path.join(ROOT, 'drizzle');
+const SPAWN_TIMEOUT_MS = 20_000;
+const TEST_TIMEOUT_MS = 60_000;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  if (!('TITULAR_PASSPHRASE' in extra)) delete env.TITULAR_PASSPHRASE;
+  delete env.TITULAR_DATA_DIR;
+  delete env.TITULAR_DEBUG;
+  return env;
+}
+
+function cli(args: string[], options: { env?: Record<string, string> } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [TSX, ENTRY, ...args], {
+      cwd: ROOT,
+      env: baseEnv(options.env),
+      timeout: SPAWN_TIMEOUT_MS,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function json<T = any>(run: Run): T {
+  return JSON.parse(run.stdout) as T;
+}
+
+/** Opens the data directory in this process (the CLI must not be running on it meanwhile). */
+function withCore<T>(dataDir: string, fn: (t: ReturnType<typeof openTitular>) => T, env: NodeJS.ProcessEnv = {}): T {
+  const titular = openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, env), migrationsFolder: MIGRATIONS });
+  try {
+    return fn(titular);
+  } finally {
+    titular.close();
+  }
+}
+
+const tempDirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'titular-cli-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+// Accounts for the directory: valid check digits, generated rather than hand-typed.
+const CBU_1 = withCheckDigits('285', '0590', '4009041813520');
+const CBU_2 = withCheckDigits('017', '0001', '0000000000123');
+function cuit(first10: string): string {
+  for (let i = 0; i < 10; i++) {
+    const candidate = withCuitCheckDigit(`${first10.slice(0, 9)}${(Number(first10[9]) + i) % 10}`);
+    if (candidate) return candidate;
+  }
+  throw new Error('no valid CUIT');
+}
+const CUIT_1 = cuit('2012345678');
+const CUIT_2 = cuit('2711111111');
+const HEADER = 'cbu,alias,account_type,currency,active,holder_name,holder_tax_id';
+const GOOD_ROWS = [`${CBU_1},juan.perez.macro,CA,ARS,true,"Pérez, Juan",${CUIT_1}`, `${CBU_2},,CC,USD,yes,=HYPERLINK(1),${CUIT_2}`];
+const BAD_ROW = `1234,,CA,ARS,true,Nadie,${CUIT_1}`;
+
+describe('titular CLI', () => {
+  let dataDir: string;
+  let work: string;
+  const secrets: string[] = [];
+  let liveId = '';
+  let sandboxId = '';
+  let orgId = '';
+  let adminId = '';
+
+  beforeAll(() => {
+    dataDir = tempDir();
+    work = tempDir();
+  });
+
+  const d = (...args: string[]) => [...args, '--data-dir', dataDir];
+
+  it('prints usage for help and no command; exit 2 for an unknown command or flag', async () => {
+    const help = await cli(['help']);
+    expect(help.code).toBe(0);
+    for (const command of ['init', 'users add', 'keys create', 'keys rotate', 'credits add', 'directory import', 'history export']) {
+      expect(help.stdout).toContain(command);
+    }
+    const unknown = await cli(['frobnicate', '--data-dir', dataDir]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown command: frobnicate/);
+    expect(unknown.stderr).toMatch(/titular help/);
+    expect(unknown.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    const badFlag = await cli(d('users', 'list', '--bogus'));
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr.split('\n')[0]).toMatch(/Unknown option --bogus/);
+  }, TEST_TIMEOUT_MS);
+
+  it('refuses commands on a directory that was never initialized, without creating it', async () => {
+    const empty = path.join(work, 'never-initialized');
+    const run = await cli(['keys', 'list', '--data-dir', empty]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/titular init/);
+    expect(() => statSync(empty)).toThrow();
+  }, TEST_TIMEOUT_MS);
+
+  it('init creates the organization and admin once, then refuses to run again', async () => {
+    const first = await cli(d('init', '--org', 'Acme SA', '--admin-name', 'Ana Admin', '--admin-email', 'ana@acme.test', '--json'));
+    expect(first.code).toBe(0);
+    const body = json(first);
+    expect(body.organization).toEqual({ id: expect.any(String), name: 'Acme SA' });
+    expect(body.admin).toMatchObject({ name: 'Ana Admin', email: 'ana@acme.test', role: 'admin' });
+    orgId = body.organization.id;
+    adminId = body.admin.id;
+
+    const again = await cli(d('init', '--org', 'Other', '--admin-name', 'Bob', '--admin-email', 'bob@acme.test'));
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/already initialized/);
+    expect(again.stdout).toBe('');
+  }, TEST_TIMEOUT_MS);
+
+  it('users add and list', async () => {
+    const add = await cli(d('users', 'add', '--name', 'Oscar Operator', '--email', 'op@acme.test', '--role', 'operator'));
+    expect(add.code).toBe(0);
+    expect(add.stdout).toMatch(/op@acme\.test/);
+    const list = await cli(d('users', 'list', '--json'));
+    expect(list.code).toBe(0);
+    const emails = json<{ users: { email: string; role: string }[] }>(list).users.map((u) => `${u.email}:${u.role}`);
+    expect(emails).toEqual(['ana@acme.test:admin', 'op@acme.test:operator']);
+  }, TEST_TIMEOUT_MS);
+
+  it('keys create --json prints only the id and the key (live and sandbox)', async () => {
+    const live = await cli(d('keys', 'create', '--product', 'cbu', '--scopes', 'lookup,balance,history', '--json'));
+    expect(live.code).toBe(0);
+    const liveBody = json(live);
+    expect(Object.keys(liveBody).sort()).toEqual(['id', 'key']);
+    expect(liveBody.key).toMatch(/^sk_live_[A-Za-z0-9]{32}$/);
+    liveId = liveBody.id;
+    secrets.push(liveBody.key);
+
+    const sandbox = await cli(
+      d('keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--sandbox', '--ip', '127.0.0.1', '--ip', '10.0.0.0/8', '--expires', '2099-12-31', '--rate-limit', '5', '--name', 'ci', '--json'),
+    );
+    expect(sandbox.code).toBe(0);
+    const sandboxBody = json(sandbox);
+    expect(sandboxBody.key).toMatch(/^sk_test_[A-Za-z0-9]{32}$/);
+    sandboxId = sandboxBody.id;
+    secrets.push(sandboxBody.key);
+  }, TEST_TIMEOUT_MS);
+
+  it('keys list never shows a secret; show reveals it; rotate replaces it; revoke is listed', async () => {
+    const list = await cli(d('keys', 'list'));
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(liveId);
+    expect(list.stdout).toContain(secrets[0]!.slice(0, 12)); // the display prefix
+    for (const secret of secrets) expect(list.stdout).not.toContain(secret);
+
+    const show = await cli(d('keys', 'show', liveId, '--json'));
+    expect(show.code).toBe(0);
+    const shown = json(show);
+    expect(shown).toMatchObject({ id: liveId, key: secrets[0], product: 'cbu', environment: 'live', status: 'active' });
+
+    const rotate = await cli(d('keys', 'rotate', liveId, '--json'));
+    expect(rotate.code).toBe(0);
+    const rotated = json(rotate);
+    expect(Object.keys(rotated).sort()).toEqual(['id', 'key']);
+    expect(rotated.id).toBe(liveId);
+    expect(rotated.key).toMatch(/^sk_live_[A-Za-z0-9]{32}$/);
+    expect(rotated.key).not.toBe(secrets[0]);
+    secrets.push(rotated.key);
+
+    const revoke = await cli(d('keys', 'revoke', sandboxId));
+    expect(revoke.code).toBe(0);
+    const after = await cli(d('keys', 'list', '--json'));
+    const keys = json<{ keys: { id: string; status: string; prefix: string }[] }>(after).keys;
+    expect(keys.find((k) => k.id === sandboxId)?.status).toBe('revoked');
+    expect(keys.find((k) => k.id === liveId)?.prefix).toBe(`${rotated.key.slice(0, 12)}…`);
+    for (const secret of secrets) expect(after.stdout).not.toContain(secret);
+  }, TEST_TIMEOUT_MS);
+
+  it('operators may not manage keys; unknown ids fail with exit 1', async () => {
+    const asOperator = await cli(d('keys', 'list', '--as', 'op@acme.test'));
+    expect(asOperator.code).toBe(1);
+    expect(asOperator.stderr).toMatch(/operator/);
+    const missing = await cli(d('keys', 'show', 'no-such-id'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/No API key/);
+  }, TEST_TIMEOUT_MS);
+
+  it('the 11th active key is refused with the 10-key limit', async () => {
+    // Fill up to 10 active keys in-process (cheaper than 9 more spawns).
+    withCore(dataDir, (t) => {
+      while (t.keys.activeCount(orgId) < 10) {
+        const { secret } = t.keys.create({ orgId, ownerUserId: adminId, actorUserId: adminId, product: 'informes', scopes: ['lookup'], environment: 'live' });
+        secrets.push(secret);
+      }
+    });
+    const eleventh = await cli(d('keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--json'));
+    expect(eleventh.code).toBe(1);
+    expect(eleventh.stdout).toBe('');
+    expect(eleventh.stderr).toMatch(/10 active keys/);
+  }, TEST_TIMEOUT_MS);
+
+  it('credits add, a repeated reference is not added twice, credits show --json', async () => {
+    const add = await cli(d('credits', 'add', '--product', 'cbu', '--amount', '100', '--reference', 'INV-1', '--json'));
+    expect(add.code).toBe(0);
+    expect(json(add)).toMatchObject({ added: true, balance: 100 });
+    const again = await cli(d('credits', 'add', '--product', 'cbu', '--amount', '100', '--reference', 'INV-1'));
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/already recorded/);
+    const show = await cli(d('credits', 'show', '--json'));
+    expect(show.code).toBe(0);
+    const balances = balanceResponseSchema.parse(json(show)).balances;
+    expect(balances.find((b) => b.productSlug === 'cbu')).toMatchObject({ balance: 100, totalPurchased: 100, totalConsumed: 0 });
+    expect(balances.find((b) => b.productSlug === 'informes')).toMatchObject({ balance: 0 });
+  }, TEST_TIMEOUT_MS);
+
+  it('history export on an empty history: CSV header only, JSON []', async () => {
+    const csv = await cli(d('history', 'export', '--format', 'csv'));
+    expect(csv.code).toBe(0);
+    expect(csv.stdout).toBe('id,createdAt,inputIdentifier,inputType,status,source,creditConsumed,upstreamLatencyMs,userEmail,holderNames,errorCode\r\n');
+    const jsonRun = await cli(d('history', 'export', '--format', 'json'));
+    expect(jsonRun.code).toBe(0);
+    expect(json(jsonRun)).toEqual([]);
+  }, TEST_TIMEOUT_MS);
+
+  it('directory import: a bad row imports nothing; --skip-invalid imports the rest; a good file imports', async () => {
+    const bad = path.join(work, 'bad.csv');
+    writeFileSync(bad, [HEADER, GOOD_ROWS[0], BAD_ROW, GOOD_ROWS[1]].join('\n'));
+    const refused = await cli(d('directory', 'import', bad));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^line 3: cbu/m);
+    expect(withCore(dataDir, (t) => t.directory.count(orgId))).toBe(0);
+
+    const skipped = await cli(d('directory', 'import', bad, '--skip-invalid', '--json'));
+    expect(skipped.code).toBe(0);
+    expect(json(skipped)).toMatchObject({ imported: 2, replaced: 0, rows: 3, committed: true, errors: [{ line: 3 }] });
+    expect(skipped.stderr).toMatch(/line 3:/);
+
+    const good = path.join(work, 'good.csv');
+    writeFileSync(good, [HEADER, ...GOOD_ROWS].join('\r\n') + '\r\n');
+    const imported = await cli(d('directory', 'import', good, '--json'));
+    expect(imported.code).toBe(0);
+    expect(json(imported)).toEqual({ imported: 2, replaced: 2, rows: 2, errors: [], committed: true });
+  }, TEST_TIMEOUT_MS);
+
+  it('history export lists the lookups (CSV escaped and formula-safe, JSON in the API shape)', async () => {
+    await withCoreAsync(dataDir, async (t) => {
+      const ctx = { orgId, environment: 'live' as const, source: 'WEB' as const, userId: adminId, apiKeyId: null };
+      expect((await t.lookups.lookupAccount(ctx, { identifier: CBU_1, type: 'cbu' })).status).toBe(200);
+      expect((await t.lookups.lookupAccount(ctx, { identifier: CBU_2, type: 'cbu' })).status).toBe(200);
+      expect((await t.lookups.lookupAccount(ctx, { identifier: '1234', type: 'cbu' })).status).toBe(400);
+    });
+
+    const csv = await cli(d('history', 'export', '--format', 'csv'));
+    expect(csv.code).toBe(0);
+    const lines = csv.stdout.split('\r\n');
+    expect(lines).toHaveLength(5); // header, 3 rows, trailing empty
+    expect(lines[4]).toBe('');
+    const byInput = (input: string) => lines.find((l) => l.split(',')[2] === input)!;
+    expect(byInput(CBU_1)).toContain(',"Pérez, Juan",'); // quoted because of the comma
+    expect(byInput(CBU_2)).toContain(",'=HYPERLINK(1),"); // a formula is neutralized
+    expect(byInput('1234')).toMatch(/,ERROR,WEB,1,\d+,ana@acme\.test,,PA006$/);
+
+    const out = path.join(work, 'history.json');
+    const toFile = await cli(d('history', 'export', '--format', 'json', '--status', 'SUCCESS', '--output', out, '--json'));
+    expect(toFile.code).toBe(0);
+    expect(json(toFile)).toMatchObject({ exported: 2, format: 'json' });
+    const entries = JSON.parse(readFileSync(out, 'utf8')) as unknown[];
+    expect(entries).toHaveLength(2);
+    for (const entry of entries) historyEntrySchema.parse(entry);
+    expect(statSync(out).mode & 0o077).toBe(0);
+
+    const badFilter = await cli(d('history', 'export', '--format', 'csv', '--from', 'yesterday'));
+    expect(badFilter.code).toBe(2);
+    expect(badFilter.stderr).toMatch(/--from/);
+  }, TEST_TIMEOUT_MS);
+
+  it('no plaintext key is stored anywhere in the data directory', () => {
+    expect(secrets.length).toBeGreaterThanOrEqual(11);
+    const files = readdirSync(dataDir).map((name) => path.join(dataDir, name)).filter((file) => statSync(file).isFile());
+    expect(files.some((f) => f.endsWith('titular.db'))).toBe(true);
+    for (const file of files) {
+      const bytes = readFileSync(file);
+      for (const secret of secrets) {
+        expect(bytes.includes(secret), `${path.basename(file)} contains a key`).toBe(false);
+        expect(bytes.includes(Buffer.from(secret, 'utf16le')), `${path.basename(file)} contains a key`).toBe(false);
+      }
+    }
+  });
+});
+
+describe('titular CLI on a passphrase vault', () => {
+  const PASSPHRASE = 'correct horse battery staple';
+
+  it('a wrong TITULAR_PASSPHRASE fails with exit 1, a clear message, and leaves the database untouched', async () => {
+    const dataDir = tempDir();
+    const init = await cli(['init', '--org', 'Beta SRL', '--admin-name', 'Bea', '--admin-email', 'bea@beta.test', '--data-dir', dataDir], {
+      env: { TITULAR_PASSPHRASE: PASSPHRASE },
+    });
+    expect(init.code).toBe(0);
+    expect(init.stdout).toMatch(/TITULAR_PASSPHRASE/);
+
+    const dbFile = path.join(dataDir, 'titular.db');
+    const fingerprint = () => {
+      const stat = statSync(dbFile);
+      return { mtimeMs: stat.mtimeMs, size: stat.size, sha256: createHash('sha256').update(readFileSync(dbFile)).digest('hex') };
+    };
+    const before = fingerprint();
+
+    const wrong = await cli(['keys', 'list', '--data-dir', dataDir], { env: { TITULAR_PASSPHRASE: 'not the passphrase' } });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/wrong passphrase/i);
+    expect(wrong.stderr).not.toMatch(/\n\s+at /);
+    expect(wrong.stdout).toBe('');
+
+    const missing = await cli(['keys', 'list', '--data-dir', dataDir]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/TITULAR_PASSPHRASE/);
+    expect(fingerprint()).toEqual(before);
+
+    const right = await cli(['credits', 'show', '--json', '--data-dir', dataDir], { env: { TITULAR_PASSPHRASE: PASSPHRASE } });
+    expect(right.code).toBe(0);
+    expect(json(right).balances).toHaveLength(2);
+  }, TEST_TIMEOUT_MS);
+});
+
+async function withCoreAsync(dataDir: string, fn: (t: ReturnType<typeof openTitular>) => Promise<void>): Promise<void> {
+  const titular = openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, {}), migrationsFolder: MIGRATIONS });
+  try {
+    await fn(titular);
+  } finally {
+    titular.close();
+  }
+}
