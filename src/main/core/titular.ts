@@ -48,18 +48,18 @@ export interface Titular {
 
 export function openTitular(options: TitularOptions): Titular {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  let unlocked = null as Vault | null;
   const database = openDatabase({
     file: path.join(options.dataDir, DATABASE_FILE),
     synchronous: options.synchronous,
     migrationsFolder: options.migrationsFolder,
+    // A wrong secret throws here, before anything is written.
+    beforeMigrate: (db) => {
+      unlocked = unlockVault(db, options.keyProvider(vaultProviderKind(db)));
+    },
   });
-  let vault: Vault;
-  try {
-    vault = unlockVault(database.db, options.keyProvider(vaultProviderKind(database.db)));
-  } catch (error) {
-    database.close();
-    throw error;
-  }
+  if (!unlocked) throw new Error('the vault was not unlocked');
+  const vault: Vault = unlocked;
   const { db, sqlite } = database;
   const audit = new AuditLog(db);
   const ledger = new Ledger(db, sqlite, audit);

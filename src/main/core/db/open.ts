@@ -23,6 +23,8 @@ export interface OpenDatabaseOptions {
    * survives an OS crash or power loss, at the cost of an fsync per commit.
    */
   synchronous?: 'NORMAL' | 'FULL';
+  /** Runs before migrations on an existing database, after them on a new one; may throw to abort. */
+  beforeMigrate?: (db: Db) => void;
 }
 
 export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
@@ -34,7 +36,13 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
     // Another process (the CLI next to a running server) may hold the write lock briefly.
     sqlite.pragma('busy_timeout = 5000');
     const db = drizzle(sqlite, { schema });
-    migrate(db, { migrationsFolder: options.migrationsFolder ?? findMigrationsFolder() });
+    const migrationsFolder = options.migrationsFolder ?? findMigrationsFolder();
+    // An existing database is unlocked before it is migrated (`beforeMigrate`), so a wrong
+    // passphrase leaves even an older-schema file untouched.
+    const existing = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vault_meta'").get() !== undefined;
+    if (existing) options.beforeMigrate?.(db);
+    migrate(db, { migrationsFolder });
+    if (!existing) options.beforeMigrate?.(db);
     return {
       sqlite,
       db,

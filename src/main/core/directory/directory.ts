@@ -78,7 +78,8 @@ export class Directory implements AccountResolver {
     parsed: { accounts: DirectoryAccount[]; errors: DirectoryRowError[]; rows: number },
     options: { skipInvalid: boolean; actorUserId: string | null; fileName?: string },
   ): ImportReport {
-    if (parsed.errors.length > 0 && !options.skipInvalid) {
+    // Nothing valid to write (or errors without --skip-invalid): write nothing, not even an audit entry.
+    if ((parsed.errors.length > 0 && !options.skipInvalid) || parsed.accounts.length === 0) {
       return { imported: 0, replaced: 0, rows: parsed.rows, errors: parsed.errors, committed: false };
     }
     const now = Date.now();

@@ -100,13 +100,21 @@ export class History {
     };
   }
 
-  /** Every entry matching the filter, oldest pages last, for exports; yields in chunks to bound memory. */
-  *iterate(scope: HistoryScope, query: Omit<HistoryQuery, 'page' | 'per_page'>): Generator<HistoryEntry> {
+  /**
+   * Every entry matching the filter, newest first, for exports. Reads in keyset-paged chunks so no
+   * statement stays open between chunks: a slow consumer never blocks the connection's other users.
+   */
+  *iterate(scope: HistoryScope, query: Omit<HistoryQuery, 'page' | 'per_page'>, chunk = 1000): Generator<HistoryEntry> {
     const { where, params } = buildFilter(scope, { ...query, page: 1, per_page: 1 });
-    const statement = this.#statement(
-      selectEntries(where),
-    );
-    for (const row of statement.iterate(...params) as IterableIterator<Row>) yield toEntry(row);
+    const first = this.#statement(`${selectEntries(where)} LIMIT ?`);
+    const next = this.#statement(`${selectEntries(`${where} AND (l.created_at, l.id) < (?, ?)`)} LIMIT ?`);
+    let rows = first.all(...params, chunk) as Row[];
+    while (rows.length > 0) {
+      for (const row of rows) yield toEntry(row);
+      if (rows.length < chunk) return;
+      const last = rows[rows.length - 1]!;
+      rows = next.all(...params, last.created_at, last.id, chunk) as Row[];
+    }
   }
 
   #statement(sql: string): Database.Statement<unknown[]> {

@@ -76,7 +76,7 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
   registerAccountRoutes(app, titular, authorize);
 
   app.setNotFoundHandler((request, reply) => {
-    sendError(reply, 404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
+    sendError(reply, 404, 'NOT_FOUND', `No route ${request.method} ${safePath(request.url)}`);
   });
 
   app.setErrorHandler((error: FastifyError | TitularError, request, reply) => {
@@ -95,10 +95,15 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
   if (options.log) {
     const log = options.log;
     app.addHook('onResponse', async (request, reply) => {
-      log(`${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${request.id}`);
+      log(`${request.method} ${safePath(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${request.id}`);
     });
   }
   return app;
+}
+
+/** The path of a URL for logs and messages: no query string, and anything shaped like a key masked. */
+function safePath(url: string): string {
+  return (url.split('?')[0] ?? '').replace(/sk_(live|test)_[A-Za-z0-9]+/g, 'sk_$1_***').slice(0, 200);
 }
 
 function publicMessage(error: FastifyError): string {

@@ -199,7 +199,7 @@ export class ApiKeys {
   rotate(orgId: string, id: string, actorUserId: string | null): { key: ApiKeyView; secret: string } {
     return this.db.transaction(() => {
       const row = this.#row(orgId, id);
-      if (row.revokedAt !== null) throw new TitularError(409, 'INVALID_PARAMETER', 'A revoked key cannot be rotated');
+      if (row.revokedAt !== null) throw new TitularError(400, 'INVALID_PARAMETER', 'A revoked key cannot be rotated');
       const secret = generateKeySecret(row.environment);
       const now = Date.now();
       this.db

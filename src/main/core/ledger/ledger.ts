@@ -76,10 +76,13 @@ export class Ledger {
     return this.db.transaction((tx) => {
       if (reference) {
         const existing = tx
-          .select({ id: creditLedger.id })
+          .select({ id: creditLedger.id, amount: creditLedger.amount })
           .from(creditLedger)
           .where(and(eq(creditLedger.orgId, input.orgId), eq(creditLedger.product, input.product), eq(creditLedger.reference, reference)))
           .get();
+        if (existing && existing.amount !== input.amount) {
+          throw invalidParameter(`The reference "${reference}" was already used for a purchase of ${existing.amount} credits`);
+        }
         if (existing) return { added: false, existingId: existing.id, id: existing.id, balance: this.balance(input.orgId, input.product) };
       }
       const now = Date.now();

@@ -41,7 +41,7 @@ export class Users {
   /** The organization, or a clear error when `init` has not been run on this data directory. */
   requireOrganization(): Organization {
     const org = this.organization();
-    if (!org) throw new TitularError(409, 'INVALID_PARAMETER', 'This data directory is not initialized: run `titular init` first');
+    if (!org) throw new TitularError(400, 'INVALID_PARAMETER', 'This data directory is not initialized: run `titular init` first');
     return org;
   }
 
@@ -51,7 +51,7 @@ export class Users {
     if (!orgName) throw invalidParameter('The organization needs a name');
     return this.db.transaction((tx) => {
       if (tx.select({ id: organizations.id }).from(organizations).limit(1).get()) {
-        throw new TitularError(409, 'INVALID_PARAMETER', 'This data directory is already initialized');
+        throw new TitularError(400, 'INVALID_PARAMETER', 'This data directory is already initialized');
       }
       const now = Date.now();
       const org = { id: uuidv7(), name: orgName };
@@ -103,7 +103,7 @@ export class Users {
     if (!EMAIL.test(email)) throw invalidParameter(`Not a valid email address: ${input.email}`);
     if (input.role !== 'admin' && input.role !== 'operator') throw invalidParameter('role must be admin or operator');
     if (db.select({ id: users.id }).from(users).where(and(eq(users.orgId, orgId), eq(users.email, email))).get()) {
-      throw new TitularError(409, 'INVALID_PARAMETER', `A user with email ${email} already exists`);
+      throw new TitularError(400, 'INVALID_PARAMETER', `A user with email ${email} already exists`);
     }
     const row = { id: uuidv7(), orgId, name, email, role: input.role, createdAt: Date.now() };
     db.insert(users).values(row).run();

@@ -61,7 +61,7 @@ export class Output {
   /** `label: value` lines with the values aligned. */
   fields(rows: readonly (readonly [string, string])[]): void {
     const width = Math.max(0, ...rows.map(([label]) => displayWidth(label) + 1));
-    for (const [label, value] of rows) this.line(`${pad(`${label}:`, width)}  ${value}`);
+    for (const [label, value] of rows) this.line(`${pad(`${label}:`, width)}  ${sanitize(value)}`);
   }
 
   /** An aligned table; the header is bold on a terminal. */
