@@ -1,6 +1,9 @@
 // `npm run serve -- [--port N] [--data-dir DIR]`: the HTTP API on 127.0.0.1 without Electron.
 import { parseArgs } from 'node:util';
-import { openTitular } from '../core/titular';
+import path from 'node:path';
+import { openTitular, type Titular } from '../core/titular';
+import { BridgeSessions } from '../core/http/bridge';
+import { findUpwards } from '../core/paths';
 import { buildHttpApi } from '../core/http/server';
 import { headlessKeyProvider, resolveDataDir } from './config';
 
@@ -13,12 +16,29 @@ function parsePort(raw: string | undefined): number {
   return port;
 }
 
+/**
+ * Browser mode: the built renderer and the IPC bridge, with one session for `--user EMAIL` (default:
+ * the first admin). The token is printed once, in the URL fragment.
+ */
+function browserMode(titular: Titular, email: string | undefined) {
+  const rendererDir = findUpwards(path.join('out', 'renderer'), path.join('out', 'renderer', 'index.html'));
+  if (!rendererDir) throw new Error('The desktop UI is not built: run `npm run build` first');
+  const org = titular.users.requireOrganization();
+  const users = titular.users.list(org.id);
+  const user = email ? users.find((u) => u.email === email.trim().toLowerCase()) : users.find((u) => u.role === 'admin');
+  if (!user) throw new Error(email ? `No user with email ${email}` : 'The organization has no admin');
+  const sessions = new BridgeSessions();
+  return { rendererDir, sessions, token: sessions.open(user.id) };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       port: { type: 'string' },
       'data-dir': { type: 'string' },
       log: { type: 'boolean', default: false },
+      ui: { type: 'boolean', default: false },
+      user: { type: 'string' },
     },
     strict: true,
   });
@@ -29,7 +49,11 @@ async function main(): Promise<void> {
     keyProvider: headlessKeyProvider(dataDir),
     synchronous: process.env.TITULAR_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
   });
-  const app = buildHttpApi(titular, { log: values.log ? (line) => process.stdout.write(`${line}\n`) : undefined });
+  const ui = values.ui ? browserMode(titular, values.user) : null;
+  const app = buildHttpApi(titular, {
+    log: values.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
+    ui: ui ?? undefined,
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -49,6 +73,7 @@ async function main(): Promise<void> {
     process.stdout.write('Warning: this data directory is not initialized yet; run `titular init` first\n');
   }
   process.stdout.write(`Titular API listening on ${address} (data: ${dataDir})\n`);
+  if (ui) process.stdout.write(`Open Titular in your browser: ${address}/#session=${ui.token}\n`);
 }
 
 main().catch((error: unknown) => {

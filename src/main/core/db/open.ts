@@ -2,9 +2,9 @@
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import * as schema from './schema';
+import { findUpwards } from '../paths';
 
 export type Db = BetterSQLite3Database<typeof schema>;
 
@@ -63,24 +63,7 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
 export function findMigrationsFolder(): string {
   const fromEnv = process.env.TITULAR_MIGRATIONS_DIR;
   if (fromEnv) return fromEnv;
-  const starts: string[] = [];
-  if (process.argv[1]) {
-    try {
-      starts.push(path.dirname(realpathSync(process.argv[1])));
-    } catch {
-      // The script path may not exist (node -e); the working directory is tried next.
-    }
-  }
-  starts.push(process.cwd());
-  for (const start of starts) {
-    let dir = start;
-    for (;;) {
-      const candidate = path.join(dir, 'drizzle');
-      if (existsSync(path.join(candidate, 'meta', '_journal.json'))) return candidate;
-      const parent = path.dirname(dir);
-      if (parent === dir) break;
-      dir = parent;
-    }
-  }
-  throw new Error('Cannot find the drizzle/ migrations folder; set TITULAR_MIGRATIONS_DIR');
+  const found = findUpwards('drizzle', path.join('drizzle', 'meta', '_journal.json'));
+  if (!found) throw new Error('Cannot find the drizzle/ migrations folder; set TITULAR_MIGRATIONS_DIR');
+  return found;
 }

@@ -10,12 +10,16 @@ import { hostAllowed } from './host-guard';
 import { RateLimiter } from './rate-limiter';
 import { registerAccountRoutes } from './routes/account-routes';
 import { registerLookupRoutes } from './routes/lookup-routes';
+import { BridgeSessions, registerBridge } from './bridge';
+import { registerStaticUi } from './static-ui';
 
 export interface HttpApiOptions {
   /** Host names accepted besides loopback ones (e.g. a LAN name set by an admin). */
   extraHosts?: readonly string[];
   /** Origins allowed to call from a browser; none by default (no CORS headers at all). */
   corsOrigins?: readonly string[];
+  /** Browser mode: serve the built renderer and the IPC bridge for these sessions. */
+  ui?: { rendererDir: string; sessions: BridgeSessions };
   /** One line per request: method, path, status, duration. Never headers, keys or bodies. */
   log?: (line: string) => void;
 }
@@ -74,6 +78,10 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
   const authorize = authorizer(titular.keys, new RateLimiter());
   registerLookupRoutes(app, titular, authorize);
   registerAccountRoutes(app, titular, authorize);
+  if (options.ui) {
+    registerBridge(app, titular, options.ui.sessions);
+    registerStaticUi(app, options.ui.rendererDir);
+  }
 
   app.setNotFoundHandler((request, reply) => {
     sendError(reply, 404, 'NOT_FOUND', `No route ${request.method} ${safePath(request.url)}`);

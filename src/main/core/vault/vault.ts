@@ -97,3 +97,15 @@ function describe(kind: MasterKeyProviderKind): string {
       return "the operating system's keychain (the desktop app)";
   }
 }
+
+/** Checks a secret against the vault without changing anything (re-authentication before a reveal). */
+export function vaultSecretMatches(db: Db, provider: MasterKeyProvider): boolean {
+  const row = db.select().from(vaultMeta).where(eq(vaultMeta.id, 1)).get();
+  if (!row || row.provider !== provider.kind) return false;
+  try {
+    provider.unwrap({ wrapped: row.wrappedDataKey, kdf: row.kdf }).fill(0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,171 @@
+// What each desktop channel does, for a signed-in user. The Electron main process (ipcMain) and the
+// headless HTTP bridge both dispatch here after parsing the input with the contract's schema, so
+// the two transports cannot drift apart. Admin-only channels are refused for operators here, with
+// the user's role read fresh on every call (a demotion applies at once).
+import { and, eq, gte, sql } from 'drizzle-orm';
+import type { Titular } from '../titular';
+import { TitularError, invalidParameter } from '../errors';
+import { creditLedger } from '../db/schema';
+import { MAX_ACTIVE_KEYS } from '../keys/api-keys';
+import { CSV_COLUMNS, csvRow, historyCsvRow } from '../history/history-csv';
+import { passphraseProvider } from '../vault/passphrase-provider';
+import { vaultProviderKind, vaultSecretMatches } from '../vault/vault';
+import type { User } from '../users/users';
+import { parseHistoryBound } from '../../../shared/api/history';
+import { ipcContract, type Channel, type ChannelOutput, type HistoryFilter } from '../../../shared/ipc/contract';
+import type { z } from 'zod';
+
+export interface IpcSession {
+  userId: string;
+}
+
+type Parsed<C extends Channel> = z.output<(typeof ipcContract)[C]['input']>;
+type Handler<C extends Channel> = (titular: Titular, user: User, input: Parsed<C>) => Promise<ChannelOutput<C>> | ChannelOutput<C>;
+
+const MAX_EXPORT_ROWS = 100_000;
+
+const handlers: { [C in Channel]: Handler<C> } = {
+  'session.get': (titular, user) => ({ user, organization: titular.users.requireOrganization() }),
+
+  'lookup.account': async (titular, user, input) => {
+    const answer = await titular.lookups.lookupAccount(webContext(user), input);
+    return { status: answer.status, body: answer.body } as ChannelOutput<'lookup.account'>;
+  },
+
+  'lookup.creditReport': async (titular, user, input) => {
+    const answer = await titular.lookups.lookupCreditReport(webContext(user), input);
+    return { status: answer.status, body: answer.body } as ChannelOutput<'lookup.creditReport'>;
+  },
+
+  'balance.get': (titular, user) => ({ balances: titular.ledger.balances(user.orgId) }),
+
+  'balance.dailyConsumption': (titular, user, input) => {
+    const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+    const since = today - (input.days - 1) * 86_400_000;
+    const day = sql<string>`strftime('%Y-%m-%d', ${creditLedger.createdAt} / 1000, 'unixepoch')`;
+    const rows = titular.db
+      .select({ date: day, consumed: sql<number>`-SUM(${creditLedger.amount})` })
+      .from(creditLedger)
+      .where(
+        and(
+          eq(creditLedger.orgId, user.orgId),
+          eq(creditLedger.product, input.product),
+          eq(creditLedger.kind, 'consumption'),
+          gte(creditLedger.createdAt, since),
+        ),
+      )
+      .groupBy(day)
+      .all();
+    const byDate = new Map(rows.map((r) => [r.date, r.consumed]));
+    const days = Array.from({ length: input.days }, (_, i) => {
+      const date = new Date(since + i * 86_400_000).toISOString().slice(0, 10);
+      return { date, consumed: byDate.get(date) ?? 0 };
+    });
+    return { days };
+  },
+
+  'credits.purchase': (titular, user, input) => {
+    const result = titular.ledger.addPurchase({ orgId: user.orgId, product: input.product, amount: input.amount, reference: input.reference, userId: user.id });
+    return { added: result.added, balance: result.balance };
+  },
+
+  'history.list': (titular, user, input) =>
+    titular.history.page({ orgId: user.orgId, environment: 'live', product: 'cbu' }, { ...historyQuery(input), page: input.page, per_page: input.per_page }),
+
+  'history.exportCsv': (titular, user, input) => {
+    let csv = csvRow(CSV_COLUMNS);
+    let rows = 0;
+    for (const entry of titular.history.iterate({ orgId: user.orgId, environment: 'live', product: 'cbu' }, historyQuery(input))) {
+      if (++rows > MAX_EXPORT_ROWS) throw invalidParameter(`More than ${MAX_EXPORT_ROWS} entries: narrow the dates, or use \`titular history export\``);
+      csv += historyCsvRow(entry);
+    }
+    const stamp = new Date().toISOString().slice(0, 10);
+    return { fileName: `titular-historial-${stamp}.csv`, csv, rows };
+  },
+
+  'keys.list': (titular, user) => ({
+    keys: titular.keys.list(user.orgId),
+    activeCount: titular.keys.activeCount(user.orgId),
+    limit: MAX_ACTIVE_KEYS,
+  }),
+
+  'keys.create': (titular, user, input) =>
+    titular.keys.create({
+      orgId: user.orgId,
+      ownerUserId: user.id,
+      actorUserId: user.id,
+      name: input.name ?? null,
+      product: input.product,
+      scopes: input.scopes,
+      environment: input.environment,
+      ipWhitelist: input.ipWhitelist.map((e) => e.trim()).filter(Boolean),
+      expiresAt: input.expiresAt ? expiry(input.expiresAt) : null,
+      rateLimitPerSecond: input.rateLimitPerSecond ?? null,
+    }),
+
+  'keys.reveal': (titular, user, input) => {
+    // Revealing asks again. A passphrase vault wants its passphrase; otherwise the explicit
+    // confirmation (the Electron shell adds the OS prompt where the platform has one).
+    if (vaultProviderKind(titular.db) === 'passphrase') {
+      if (!input.passphrase) throw new TitularError(401, 'UNAUTHORIZED', 'Enter the vault passphrase to reveal a key');
+      if (!vaultSecretMatches(titular.db, passphraseProvider(input.passphrase))) {
+        throw new TitularError(401, 'UNAUTHORIZED', 'Wrong passphrase');
+      }
+    }
+    return { secret: titular.keys.reveal(user.orgId, input.id, user.id) };
+  },
+
+  'keys.rotate': (titular, user, input) => titular.keys.rotate(user.orgId, input.id, user.id),
+
+  'keys.revoke': (titular, user, input) => ({ key: titular.keys.revoke(user.orgId, input.id, user.id) }),
+
+  'audit.list': (titular, user, input) => ({ entries: titular.audit.list(user.orgId, { targetType: input.targetType, limit: input.limit }) }),
+
+  'users.list': (titular, user) => ({ users: titular.users.list(user.orgId) }),
+
+  'users.add': (titular, user, input) => ({ user: titular.users.add(user.orgId, input, user.id) }),
+
+  'users.setRole': (titular, user, input) => ({ user: titular.users.setRole(user.orgId, input.id, input.role, user.id) }),
+};
+
+/**
+ * Runs one channel call: parses the input, checks the caller's role, runs the handler and checks
+ * the output against the contract. Throws TitularError for anything the caller should see.
+ */
+export async function dispatch(titular: Titular, session: IpcSession, channel: string, rawInput: unknown): Promise<unknown> {
+  if (!Object.hasOwn(ipcContract, channel)) throw new TitularError(404, 'NOT_FOUND', `Unknown channel ${channel}`);
+  const name = channel as Channel;
+  const spec = ipcContract[name];
+  const org = titular.users.requireOrganization();
+  const user = titular.users.get(org.id, session.userId);
+  if (!user) throw new TitularError(401, 'UNAUTHORIZED', 'The session user no longer exists');
+  if (spec.admin && user.role !== 'admin') throw new TitularError(403, 'FORBIDDEN', 'Only admins may do this');
+  const parsed = spec.input.safeParse(rawInput ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw invalidParameter(`${issue?.path.join('.') || 'input'}: ${issue?.message ?? 'invalid'}`);
+  }
+  const handler = handlers[name] as Handler<Channel>;
+  const output = await handler(titular, user, parsed.data as Parsed<Channel>);
+  return spec.output.parse(output);
+}
+
+function webContext(user: User) {
+  return { orgId: user.orgId, environment: 'live' as const, source: 'WEB' as const, userId: user.id, apiKeyId: null };
+}
+
+function historyQuery(filter: HistoryFilter) {
+  const from = filter.from ? parseHistoryBound(filter.from, 'from') : undefined;
+  const to = filter.to ? parseHistoryBound(filter.to, 'to') : undefined;
+  if (from === null) throw invalidParameter('from: not a valid date');
+  if (to === null) throw invalidParameter('to: not a valid date');
+  if (from !== undefined && to !== undefined && from > to) throw invalidParameter('from must not be after to');
+  return { from, to, status: filter.status, source: filter.source, q: filter.q?.trim() || undefined };
+}
+
+/** A date means the end of that day (UTC); an instant is taken as is. */
+function expiry(value: string): number {
+  const ms = parseHistoryBound(value, 'to');
+  if (ms === null) throw invalidParameter('expiresAt: not a valid ISO 8601 date');
+  return ms;
+}

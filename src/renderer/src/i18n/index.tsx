@@ -1,0 +1,114 @@
+// Language state (Spanish by default, persisted in localStorage) and Intl formatters per locale.
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { es, type Messages } from './es';
+import { en } from './en';
+
+export type Lang = 'es' | 'en';
+const STORAGE_KEY = 'titular.lang';
+const CATALOGS: Record<Lang, Messages> = { es, en };
+
+function initialLang(): Lang {
+  try {
+    return window.localStorage.getItem(STORAGE_KEY) === 'en' ? 'en' : 'es';
+  } catch {
+    return 'es';
+  }
+}
+
+/** Fills `{name}` placeholders. */
+export function tpl(template: string, vars: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in vars ? String(vars[key]) : whole));
+}
+
+export interface I18n {
+  lang: Lang;
+  setLang: (lang: Lang) => void;
+  m: Messages;
+  locale: string;
+  num: (n: number, options?: Intl.NumberFormatOptions) => string;
+  /** "12/11/2026 14:05" style, local time. */
+  dateTime: (iso: string | null | undefined) => string;
+  /** Day only, local time. */
+  date: (iso: string | null | undefined) => string;
+  /** A calendar date string (YYYY-MM-DD) formatted without time-zone shifts. */
+  day: (ymd: string, options?: Intl.DateTimeFormatOptions) => string;
+  /** "3 créditos" / "1 crédito". */
+  credits: (n: number) => string;
+  results: (n: number) => string;
+  relative: (iso: string | null | undefined) => string;
+}
+
+const I18nContext = createContext<I18n | null>(null);
+
+export function I18nProvider({ children }: { children: ReactNode }) {
+  const [lang, setLangState] = useState<Lang>(initialLang);
+
+  const setLang = useCallback((next: Lang) => {
+    setLangState(next);
+    try {
+      window.localStorage.setItem(STORAGE_KEY, next);
+    } catch {
+      // not persisted
+    }
+  }, []);
+
+  useEffect(() => {
+    document.documentElement.lang = lang;
+  }, [lang]);
+
+  const value = useMemo<I18n>(() => {
+    const m = CATALOGS[lang];
+    const locale = m.locale;
+    const numberFmt = new Intl.NumberFormat(locale);
+    const dateTimeFmt = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
+    const dateFmt = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
+    const relFmt = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+    const parse = (iso: string | null | undefined): Date | null => {
+      if (!iso) return null;
+      const d = new Date(iso);
+      return Number.isNaN(d.getTime()) ? null : d;
+    };
+    const num = (n: number, options?: Intl.NumberFormatOptions) =>
+      options ? new Intl.NumberFormat(locale, options).format(n) : numberFmt.format(n);
+    return {
+      lang,
+      setLang,
+      m,
+      locale,
+      num,
+      dateTime: (iso) => {
+        const d = parse(iso);
+        return d ? dateTimeFmt.format(d) : m.common.none;
+      },
+      date: (iso) => {
+        const d = parse(iso);
+        return d ? dateFmt.format(d) : m.common.none;
+      },
+      day: (ymd, options = { day: '2-digit', month: '2-digit' }) => {
+        const d = parse(`${ymd.slice(0, 10)}T12:00:00Z`);
+        return d ? new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(d) : ymd;
+      },
+      credits: (n) => (n === 1 ? m.common.creditsOne : tpl(m.common.creditsOther, { n: num(n) })),
+      results: (n) => (n === 1 ? m.common.resultsOne : tpl(m.common.resultsOther, { n: num(n) })),
+      relative: (iso) => {
+        const d = parse(iso);
+        if (!d) return m.common.never;
+        const seconds = Math.round((d.getTime() - Date.now()) / 1000);
+        const abs = Math.abs(seconds);
+        if (abs < 60) return relFmt.format(seconds, 'second');
+        if (abs < 3600) return relFmt.format(Math.round(seconds / 60), 'minute');
+        if (abs < 86_400) return relFmt.format(Math.round(seconds / 3600), 'hour');
+        if (abs < 30 * 86_400) return relFmt.format(Math.round(seconds / 86_400), 'day');
+        return dateFmt.format(d);
+      },
+    };
+  }, [lang, setLang]);
+
+  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
+}
+
+export function useI18n(): I18n {
+  const ctx = useContext(I18nContext);
+  if (!ctx) throw new Error('useI18n outside I18nProvider');
+  return ctx;
+}

@@ -1,0 +1,29 @@
+// Display helpers for Argentine identifiers.
+
+/** 20123456786 → 20-12345678-6 (anything else is returned unchanged). */
+export function formatTaxId(taxId: string): string {
+  const digits = taxId.replace(/\D/g, '');
+  return digits.length === 11 ? `${digits.slice(0, 2)}-${digits.slice(2, 10)}-${digits.slice(10)}` : taxId;
+}
+
+/** 22-digit CBU/CVU split in its two blocks for reading: "01100013 00000012345674". */
+export function formatAccountNumber(number: string): string {
+  return /^\d{22}$/.test(number) ? `${number.slice(0, 8)} ${number.slice(8)}` : number;
+}
+
+/** Whether a pasted identifier looks like a CBU/CVU (digits with separators) rather than an alias. */
+export function looksLikeCbu(raw: string): boolean {
+  const trimmed = raw.trim();
+  return trimmed.length > 0 && /^[\d\s\-\u2010-\u2015\u2212\u200B-\u200D\u2060\uFEFF]+$/u.test(trimmed);
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Today as YYYY-MM-DD in local time (for date inputs). */
+export function todayYmd(): string {
+  const d = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}

@@ -1,0 +1,192 @@
+// The one IPC contract of the desktop: channel → input and output zod schemas, and whether only
+// admins may call it. Electron's main process (ipcMain), the headless HTTP bridge, the preload and
+// the renderer's React Query hooks are all derived from this table.
+import { z } from 'zod';
+import { errorBodySchema, lookupStatusSchema, productSlugSchema, scopeSchema, sourceSchema } from '../api/common';
+import { balanceEntrySchema } from '../api/balance';
+import { historyEntrySchema, paginationSchema } from '../api/history';
+import { lookupDataSchema, lookupTypeSchema } from '../api/lookup';
+import { creditReportSchema } from '../api/credit';
+
+export const roleSchema = z.enum(['admin', 'operator']);
+export type Role = z.infer<typeof roleSchema>;
+
+export const userSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: roleSchema,
+  createdAt: z.string(),
+});
+export type UserView = z.infer<typeof userSchema>;
+
+export const apiKeyViewSchema = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  product: productSlugSchema,
+  environment: z.enum(['live', 'sandbox']),
+  scopes: z.array(scopeSchema),
+  ipWhitelist: z.array(z.string()),
+  prefix: z.string(),
+  status: z.enum(['active', 'revoked', 'expired']),
+  rateLimitPerSecond: z.number().int(),
+  rateLimitBurst: z.number().int(),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  rotatedAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+  createdAt: z.string(),
+  owner: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+});
+export type ApiKeyViewDto = z.infer<typeof apiKeyViewSchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  actor: z.object({ id: z.string(), name: z.string(), email: z.string() }).nullable(),
+});
+
+/** The history filter of the desktop: the contract's filters plus a text search on the identifier. */
+export const historyFilterSchema = z.object({
+  from: z.string().optional(),
+  to: z.string().optional(),
+  status: lookupStatusSchema.optional(),
+  source: sourceSchema.optional(),
+  q: z.string().max(64).optional(),
+});
+export type HistoryFilter = z.infer<typeof historyFilterSchema>;
+
+const empty = z.object({}).strict();
+
+/** The answer of a lookup as the API would give it: HTTP status plus the contract's body. */
+const lookupAnswerSchema = <T extends z.ZodType>(data: T) =>
+  z.object({
+    status: z.number().int(),
+    body: z.union([
+      z.object({ success: z.literal(true), data, credits_remaining: z.number().int(), request_id: z.string() }),
+      errorBodySchema,
+    ]),
+  });
+
+function channel<I extends z.ZodType, O extends z.ZodType>(spec: { input: I; output: O; admin: boolean }) {
+  return spec;
+}
+
+export const ipcContract = {
+  'session.get': channel({
+    input: empty,
+    output: z.object({ user: userSchema, organization: z.object({ id: z.string(), name: z.string() }) }),
+    admin: false,
+  }),
+  'lookup.account': channel({
+    input: z.object({ identifier: z.string().max(200), type: lookupTypeSchema }),
+    output: lookupAnswerSchema(lookupDataSchema),
+    admin: false,
+  }),
+  'lookup.creditReport': channel({
+    input: z.object({ tax_id: z.string().max(64) }),
+    output: lookupAnswerSchema(creditReportSchema),
+    admin: false,
+  }),
+  'balance.get': channel({
+    input: empty,
+    output: z.object({ balances: z.array(balanceEntrySchema) }),
+    admin: false,
+  }),
+  'balance.dailyConsumption': channel({
+    input: z.object({ product: productSlugSchema, days: z.number().int().min(1).max(366) }),
+    output: z.object({ days: z.array(z.object({ date: z.string(), consumed: z.number().int() })) }),
+    admin: false,
+  }),
+  'credits.purchase': channel({
+    input: z.object({ product: productSlugSchema, amount: z.number().int().min(1).max(100_000_000), reference: z.string().max(200).optional() }),
+    output: z.object({ added: z.boolean(), balance: z.number().int() }),
+    admin: true,
+  }),
+  'history.list': channel({
+    input: historyFilterSchema.extend({ page: z.number().int().min(1), per_page: z.number().int().min(1).max(50) }),
+    output: z.object({ data: z.array(historyEntrySchema), pagination: paginationSchema }),
+    admin: false,
+  }),
+  'history.exportCsv': channel({
+    input: historyFilterSchema,
+    output: z.object({ fileName: z.string(), csv: z.string(), rows: z.number().int() }),
+    admin: false,
+  }),
+  'keys.list': channel({
+    input: empty,
+    output: z.object({ keys: z.array(apiKeyViewSchema), activeCount: z.number().int(), limit: z.number().int() }),
+    admin: true,
+  }),
+  'keys.create': channel({
+    input: z.object({
+      name: z.string().max(100).optional(),
+      product: productSlugSchema,
+      scopes: z.array(scopeSchema).min(1),
+      environment: z.enum(['live', 'sandbox']),
+      ipWhitelist: z.array(z.string().max(64)).max(50).default([]),
+      /** ISO 8601 date or instant; a date means the end of that day (UTC). */
+      expiresAt: z.string().optional(),
+      rateLimitPerSecond: z.number().int().min(1).max(10_000).optional(),
+    }),
+    output: z.object({ key: apiKeyViewSchema, secret: z.string() }),
+    admin: true,
+  }),
+  'keys.reveal': channel({
+    /** Revealing asks again: the vault passphrase where the vault has one, else an explicit confirmation. */
+    input: z.object({ id: z.string(), confirm: z.literal(true), passphrase: z.string().optional() }),
+    output: z.object({ secret: z.string() }),
+    admin: true,
+  }),
+  'keys.rotate': channel({
+    input: z.object({ id: z.string() }),
+    output: z.object({ key: apiKeyViewSchema, secret: z.string() }),
+    admin: true,
+  }),
+  'keys.revoke': channel({
+    input: z.object({ id: z.string() }),
+    output: z.object({ key: apiKeyViewSchema }),
+    admin: true,
+  }),
+  'audit.list': channel({
+    input: z.object({ targetType: z.string().optional(), limit: z.number().int().min(1).max(500).optional() }),
+    output: z.object({ entries: z.array(auditEntrySchema) }),
+    admin: true,
+  }),
+  'users.list': channel({
+    input: empty,
+    output: z.object({ users: z.array(userSchema) }),
+    admin: true,
+  }),
+  'users.add': channel({
+    input: z.object({ name: z.string().min(1).max(200), email: z.string().max(200), role: roleSchema }),
+    output: z.object({ user: userSchema }),
+    admin: true,
+  }),
+  'users.setRole': channel({
+    input: z.object({ id: z.string(), role: roleSchema }),
+    output: z.object({ user: userSchema }),
+    admin: true,
+  }),
+} as const;
+
+export type IpcContract = typeof ipcContract;
+export type Channel = keyof IpcContract;
+export type ChannelInput<C extends Channel> = z.input<IpcContract[C]['input']>;
+export type ChannelOutput<C extends Channel> = z.output<IpcContract[C]['output']>;
+
+/** What the renderer calls: one function per channel (the preload exposes exactly these). */
+export type TitularApi = { [C in Channel]: (input: ChannelInput<C>) => Promise<ChannelOutput<C>> };
+
+export const CHANNELS = Object.keys(ipcContract) as Channel[];
+
+/** Errors cross IPC as this shape (the API's error body without the request id). */
+export const ipcErrorSchema = z.object({ code: z.string(), message: z.string(), status: z.number().int() });
+export type IpcError = z.infer<typeof ipcErrorSchema>;
+
+/** The bridge and the preload return either `{ ok: true, value }` or `{ ok: false, error }`. */
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };

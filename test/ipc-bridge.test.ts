@@ -1,0 +1,163 @@
+// The desktop's IPC contract over the headless HTTP bridge: sessions, roles, parsing, and that each
+// channel does what the screens rely on (lookups as WEB, purchases, keys that work at once on the API).
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auth, createFixture, type Fixture } from './support/fixture';
+import { DIR, DIRECTORY_CSV } from './support/directory-data';
+import { BridgeSessions } from '../src/main/core/http/bridge';
+import { CHANNELS, ipcContract } from '../src/shared/ipc/contract';
+
+let f: Fixture;
+let adminToken: string;
+let operatorToken: string;
+
+beforeAll(async () => {
+  const rendererDir = mkdtempSync(path.join(os.tmpdir(), 'titular-ui-'));
+  mkdirSync(path.join(rendererDir, 'assets'));
+  writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Titular</title><script type="module" src="/assets/app.js"></script>');
+  writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log("ui")');
+  const sessions = new BridgeSessions();
+  f = await createFixture({ credits: { cbu: 20 }, ui: { rendererDir, sessions } });
+  f.importDirectory(DIRECTORY_CSV);
+  adminToken = sessions.open(f.adminId);
+  operatorToken = sessions.open(f.operatorId);
+});
+afterAll(() => f.close());
+
+async function call(channel: string, input: unknown, token = adminToken) {
+  const res = await f.app.inject({
+    method: 'POST',
+    url: `/bridge/${channel}`,
+    headers: { authorization: `Session ${token}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(input),
+  });
+  return { status: res.statusCode, body: res.json() };
+}
+
+describe('bridge sessions', () => {
+  it('refuses a missing or unknown session token with the error body', async () => {
+    for (const authorization of [undefined, 'Session nope', `Session ${'x'.repeat(43)}`, `Bearer ${adminToken}`]) {
+      const res = await f.app.inject({ method: 'POST', url: '/bridge/session.get', headers: authorization ? { authorization } : {}, payload: {} });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED' } });
+    }
+  });
+
+  it('names the session user and organization', async () => {
+    const { body } = await call('session.get', {});
+    expect(body).toMatchObject({ ok: true, value: { user: { id: f.adminId, role: 'admin' }, organization: { id: f.orgId, name: 'Acme Cobranzas' } } });
+    const op = await call('session.get', {}, operatorToken);
+    expect(op.body.value.user).toMatchObject({ id: f.operatorId, role: 'operator' });
+  });
+
+  it('answers FORBIDDEN to an operator on every admin channel, and lets operators use the others', async () => {
+    const adminChannels = CHANNELS.filter((c) => ipcContract[c].admin);
+    expect(adminChannels).toEqual(expect.arrayContaining(['keys.list', 'keys.create', 'keys.reveal', 'keys.rotate', 'keys.revoke', 'users.add', 'credits.purchase', 'audit.list']));
+    for (const channel of adminChannels) {
+      const { body } = await call(channel, {}, operatorToken);
+      expect(body, channel).toEqual({ ok: false, error: { code: 'FORBIDDEN', message: expect.any(String), status: 403 } });
+    }
+    expect((await call('balance.get', {}, operatorToken)).body.ok).toBe(true);
+    expect((await call('history.list', { page: 1, per_page: 10 }, operatorToken)).body.ok).toBe(true);
+  });
+
+  it('rejects input that does not match the contract, and unknown channels', async () => {
+    expect((await call('lookup.account', { identifier: 'x', type: 'iban' })).body).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER', status: 400 } });
+    expect((await call('history.list', { page: 0, per_page: 10 })).body.error.code).toBe('INVALID_PARAMETER');
+    expect((await call('keys.reveal', { id: 'x' })).body.error.code).toBe('INVALID_PARAMETER');
+    expect((await call('nope.nothing', {})).body).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', status: 404 } });
+    expect((await call('__proto__', {})).body.error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('channels', () => {
+  it('lookup.account charges a credit and records a WEB lookup by the session user', async () => {
+    const before = f.balance('cbu');
+    const { body } = await call('lookup.account', { identifier: DIR.individual.cbu, type: 'cbu' }, operatorToken);
+    expect(body.ok).toBe(true);
+    expect(body.value.status).toBe(200);
+    expect(body.value.body.data.holders[0].full_name).toBe('Lucía Luna');
+    expect(body.value.body.credits_remaining).toBe(before - 1);
+    const history = await call('history.list', { page: 1, per_page: 1 });
+    expect(history.body.value.data[0]).toMatchObject({ source: 'WEB', inputIdentifier: DIR.individual.cbu, user: { id: f.operatorId, email: 'oscar@acme.test' } });
+    const pa006 = await call('lookup.account', { identifier: '123', type: 'cbu' });
+    expect(pa006.body.value).toMatchObject({ status: 400, body: { success: false, error: { code: 'PA006' }, credits_remaining: before - 2 } });
+  });
+
+  it('credits.purchase adds once per reference; dailyConsumption counts today', async () => {
+    const first = await call('credits.purchase', { product: 'cbu', amount: 50, reference: 'REC-9' });
+    const again = await call('credits.purchase', { product: 'cbu', amount: 50, reference: 'REC-9' });
+    expect(first.body.value.added).toBe(true);
+    expect(again.body.value).toEqual({ added: false, balance: first.body.value.balance });
+    const daily = await call('balance.dailyConsumption', { product: 'cbu', days: 7 });
+    expect(daily.body.value.days).toHaveLength(7);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(daily.body.value.days.at(-1)).toEqual({ date: today, consumed: (await call('balance.get', {})).body.value.balances[0].totalConsumed });
+  });
+
+  it('history filters and CSV export', async () => {
+    const errors = await call('history.list', { page: 1, per_page: 50, status: 'ERROR' });
+    expect(errors.body.value.data.every((e: { status: string }) => e.status === 'ERROR')).toBe(true);
+    const search = await call('history.list', { page: 1, per_page: 50, q: DIR.individual.cbu.slice(5, 15) });
+    expect(search.body.value.pagination.total).toBe(1);
+    const bad = await call('history.list', { page: 1, per_page: 10, from: '2026-12-01', to: '2026-11-01' });
+    expect(bad.body.error.code).toBe('INVALID_PARAMETER');
+    const csv = await call('history.exportCsv', {});
+    expect(csv.body.value.csv.split('\r\n')[0]).toBe('id,createdAt,inputIdentifier,inputType,status,source,creditConsumed,upstreamLatencyMs,userEmail,holderNames,errorCode');
+    expect(csv.body.value.rows).toBe(2);
+    expect(csv.body.value.fileName).toMatch(/^titular-historial-\d{4}-\d{2}-\d{2}\.csv$/);
+  });
+
+  it('keys.create gives a key that works on the API at once; revoke stops it on the next request; reveal needs confirmation', async () => {
+    const created = await call('keys.create', { product: 'cbu', scopes: ['balance'], environment: 'live', ipWhitelist: ['127.0.0.1'], rateLimitPerSecond: 5 });
+    expect(created.body.ok).toBe(true);
+    const { key, secret } = created.body.value;
+    expect(secret).toMatch(/^sk_live_[A-Za-z0-9]{32}$/);
+    expect(key).toMatchObject({ scopes: ['balance'], ipWhitelist: ['127.0.0.1'], rateLimitPerSecond: 5, status: 'active', owner: { id: f.adminId } });
+    expect((await f.app.inject({ url: '/api/v1/balance', headers: auth(secret), remoteAddress: '127.0.0.1' })).statusCode).toBe(200);
+
+    expect((await call('keys.reveal', { id: key.id, confirm: true })).body.value.secret).toBe(secret);
+    const rotated = await call('keys.rotate', { id: key.id });
+    expect(rotated.body.value.secret).not.toBe(secret);
+    expect((await f.app.inject({ url: '/api/v1/balance', headers: auth(secret), remoteAddress: '127.0.0.1' })).statusCode).toBe(401);
+
+    await call('keys.revoke', { id: key.id });
+    expect((await f.app.inject({ url: '/api/v1/balance', headers: auth(rotated.body.value.secret), remoteAddress: '127.0.0.1' })).statusCode).toBe(401);
+    const list = await call('keys.list', {});
+    expect(list.body.value.keys.find((k: { id: string }) => k.id === key.id).status).toBe('revoked');
+    expect(list.body.value.limit).toBe(10);
+    const audit = await call('audit.list', { targetType: 'api_key' });
+    expect(audit.body.value.entries.slice(0, 4).map((e: { action: string }) => e.action)).toEqual(['key.revoked', 'key.rotated', 'key.revealed', 'key.created']);
+    expect(JSON.stringify(audit.body.value)).not.toContain(secret);
+  });
+
+  it('users.add and users.setRole; a demoted admin loses admin channels on the next call', async () => {
+    const added = await call('users.add', { name: 'Bea Admin', email: 'bea@acme.test', role: 'admin' });
+    const bea = added.body.value.user;
+    expect(bea.role).toBe('admin');
+    expect((await call('users.add', { name: 'Dup', email: 'BEA@acme.test', role: 'operator' })).body.error.code).toBe('INVALID_PARAMETER');
+    await call('users.setRole', { id: bea.id, role: 'operator' });
+    const users = (await call('users.list', {})).body.value.users;
+    expect(users.find((u: { id: string }) => u.id === bea.id).role).toBe('operator');
+    const lastAdmin = await call('users.setRole', { id: f.adminId, role: 'operator' });
+    expect(lastAdmin.body.error.message).toMatch(/at least one admin/);
+  });
+});
+
+describe('browser mode', () => {
+  it('serves the renderer with a strict CSP, and assets', async () => {
+    const page = await f.app.inject({ url: '/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    const asset = await f.app.inject({ url: '/assets/app.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-type']).toContain('javascript');
+    expect((await f.app.inject({ url: '/assets/../index.html' })).statusCode).not.toBe(500);
+    expect((await f.app.inject({ url: '/assets/missing.js' })).statusCode).toBe(404);
+    expect((await f.app.inject({ url: '/', headers: { host: 'evil.example' } })).statusCode).toBe(403);
+  });
+});
