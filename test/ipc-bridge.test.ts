@@ -8,6 +8,7 @@ import { auth, createFixture, type Fixture } from './support/fixture';
 import { DIR, DIRECTORY_CSV } from './support/directory-data';
 import { BridgeSessions } from '../src/main/core/http/bridge';
 import { CHANNELS, ipcContract } from '../src/shared/ipc/contract';
+import { headlessKeyProvider } from '../src/main/headless/config';
 
 let f: Fixture;
 let adminToken: string;
@@ -18,8 +19,10 @@ beforeAll(async () => {
   mkdirSync(path.join(rendererDir, 'assets'));
   writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Titular</title><script type="module" src="/assets/app.js"></script>');
   writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log("ui")');
-  const sessions = new BridgeSessions();
+  let dataDir = '';
+  const sessions = new BridgeSessions((kind) => headlessKeyProvider(dataDir, {})(kind));
   f = await createFixture({ credits: { cbu: 20 }, ui: { rendererDir, sessions } });
+  dataDir = f.dataDir;
   f.importDirectory(DIRECTORY_CSV);
   adminToken = sessions.open(f.adminId);
   operatorToken = sessions.open(f.operatorId);
@@ -143,6 +146,23 @@ describe('channels', () => {
     expect(users.find((u: { id: string }) => u.id === bea.id).role).toBe('operator');
     const lastAdmin = await call('users.setRole', { id: f.adminId, role: 'operator' });
     expect(lastAdmin.body.error.message).toMatch(/at least one admin/);
+  });
+});
+
+describe('vault lock', () => {
+  it('locking drops the data key: key operations refuse, lookups go on; unlocking restores them', async () => {
+    expect((await call('vault.status', {}, operatorToken)).body.value).toEqual({ locked: false, protection: 'keyfile', autoLockMinutes: 15 });
+    const { key, secret } = (await call('keys.create', { product: 'cbu', scopes: ['lookup'], environment: 'sandbox' })).body.value;
+    expect((await call('vault.lock', {})).body.value).toEqual({ locked: true });
+    expect(f.titular.vault.locked).toBe(true);
+    for (const [channel, input] of [['keys.reveal', { id: key.id, confirm: true }], ['keys.rotate', { id: key.id }], ['keys.create', { product: 'cbu', scopes: ['lookup'], environment: 'live' }]] as const) {
+      expect((await call(channel, input)).body.error, channel).toMatchObject({ code: 'UNAUTHORIZED', message: expect.stringMatching(/locked/) });
+    }
+    const lookup = await f.app.inject({ url: '/api/v1/lookup?identifier=0110001300000012345674&type=cbu', headers: auth(secret) });
+    expect(lookup.statusCode).toBe(200);
+    expect((await call('vault.unlock', {})).body.value).toEqual({ locked: false });
+    expect((await call('keys.reveal', { id: key.id, confirm: true })).body.value.secret).toBe(secret);
+    await call('keys.revoke', { id: key.id });
   });
 });
 

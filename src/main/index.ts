@@ -1,17 +1,24 @@
 // Electron main process: a thin shell over the core. It opens the data directory in the user-data
-// folder, unlocks the vault with the OS keychain, starts the localhost API and shows one locked-down
-// window. Everything it composes is tested headless (src/main/headless).
-import { app, BrowserWindow, session, shell } from 'electron';
+// folder, unlocks the vault (OS keychain, or a passphrase where the keychain is only `basic_text`),
+// starts the localhost API, answers the IPC contract, and shows one locked-down window. Everything
+// it composes is tested headless (src/main/headless, test/ and e2e/).
+import { app, BrowserWindow, dialog, session, shell } from 'electron';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { openTitular, type Titular } from './core/titular';
 import { buildHttpApi } from './core/http/server';
-import { safeStorageProvider } from './electron/safe-storage-provider';
+import { UI_CSP } from './core/http/static-ui';
+import { osKeychainAvailable, safeStorageProvider } from './electron/safe-storage-provider';
 import { passphraseProvider } from './core/vault/passphrase-provider';
+import { VaultUnlockError, type MasterKeyProviderKind } from './core/vault/master-key-provider';
+import { registerIpc } from './electron/ipc';
 
-const API_PORT = Number(process.env.TITULAR_PORT ?? 8787);
+const isDev = !app.isPackaged;
+const rendererDir = path.join(__dirname, '../renderer');
 
 let titular: Titular | null = null;
 let stopApi: (() => Promise<void>) | null = null;
+let idleTimer: NodeJS.Timeout | null = null;
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -24,36 +31,73 @@ if (!app.requestSingleInstanceLock()) {
     }
   });
   app.whenReady().then(start).catch((error: unknown) => {
-    console.error(`Titular could not start: ${error instanceof Error ? error.message : String(error)}`);
+    dialog.showErrorBox('Titular', `Titular no pudo iniciar: ${error instanceof Error ? error.message : String(error)}`);
     app.exit(1);
   });
+}
+
+/** Where the vault's data key is wrapped: the OS keychain when it is a real one, else a passphrase. */
+function keyProvider(kind: MasterKeyProviderKind | null, passphrase: string | undefined) {
+  const wanted = kind ?? (osKeychainAvailable() ? 'os' : 'passphrase');
+  if (wanted === 'os') return safeStorageProvider();
+  if (wanted === 'passphrase') {
+    if (!passphrase) throw new VaultUnlockError('Enter the vault passphrase (TITULAR_PASSPHRASE)');
+    return passphraseProvider(passphrase);
+  }
+  throw new VaultUnlockError('This data directory uses a key file: open it with `titular serve`');
 }
 
 async function start(): Promise<void> {
   // Deny every permission request (camera, notifications, geolocation...): the app needs none.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
+  // The same CSP as the headless server's browser mode, on every response the window loads.
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [UI_CSP] } });
+  });
 
   const dataDir = path.join(app.getPath('userData'), 'data');
-  titular = openTitular({
+  const opened = openTitular({
     dataDir,
     migrationsFolder: app.isPackaged ? path.join(process.resourcesPath, 'drizzle') : path.join(app.getAppPath(), 'drizzle'),
-    keyProvider: (kind) => {
-      // Until the unlock screen exists, a passphrase vault needs TITULAR_PASSPHRASE.
-      if (kind === 'passphrase') return passphraseProvider(process.env.TITULAR_PASSPHRASE ?? '');
-      return safeStorageProvider();
-    },
+    keyProvider: (kind) => keyProvider(kind, process.env.TITULAR_PASSPHRASE),
   });
-  const api = buildHttpApi(titular);
-  await api.listen({ host: '127.0.0.1', port: API_PORT });
+  titular = opened;
+
+  const org = opened.users.requireOrganization();
+  const signedIn = () => {
+    const chosen = opened.settings.get('desktop.userId');
+    const users = opened.users.list(org.id);
+    const user = users.find((u) => u.id === chosen) ?? users.find((u) => u.role === 'admin');
+    if (!user) throw new Error('The organization has no admin');
+    return { userId: user.id, unlockProvider: keyProvider };
+  };
+  const devServer = process.env.ELECTRON_RENDERER_URL;
+  const trusted = [pathToFileURL(rendererDir).href, ...(isDev && devServer ? [`${new URL(devServer).origin}/`] : [])];
+  registerIpc(opened, signedIn, trusted, () => resetIdleTimer(opened));
+  resetIdleTimer(opened);
+
+  const api = buildHttpApi(opened);
+  await api.listen({ host: '127.0.0.1', port: Number(process.env.TITULAR_PORT ?? opened.settings.get('api.port')) });
   stopApi = () => api.close();
   createWindow();
+}
+
+/** Auto-lock: after the admin's idle time without IPC activity, drop the data key from memory. */
+function resetIdleTimer(core: Titular): void {
+  if (idleTimer) clearTimeout(idleTimer);
+  const minutes = core.settings.get('vault.autoLockMinutes');
+  if (minutes === 0) return;
+  idleTimer = setTimeout(() => core.lockVault(), minutes * 60_000);
+  idleTimer.unref();
 }
 
 function createWindow(): void {
   const window = new BrowserWindow({
     width: 1280,
     height: 800,
+    minWidth: 1024,
+    minHeight: 700,
     show: false,
     title: 'Titular',
     webPreferences: {
@@ -62,20 +106,28 @@ function createWindow(): void {
       sandbox: true,
       nodeIntegration: false,
       webviewTag: false,
-      devTools: !app.isPackaged,
+      spellcheck: false,
+      devTools: isDev,
     },
   });
   window.once('ready-to-show', () => window.show());
-  // No navigation away from the app and no new windows; external links open in the browser.
+  // No navigation away from the app and no new windows; https links open in the system browser.
   window.webContents.on('will-navigate', (event) => event.preventDefault());
+  window.webContents.on('will-attach-webview', (event) => event.preventDefault());
   window.webContents.setWindowOpenHandler(({ url }) => {
     if (url.startsWith('https://')) void shell.openExternal(url);
     return { action: 'deny' };
   });
+  // The renderer comes from the app's own files, never a remote URL (the dev server only in development).
   const devServer = process.env.ELECTRON_RENDERER_URL;
-  if (!app.isPackaged && devServer && new URL(devServer).hostname === 'localhost') void window.loadURL(devServer);
-  else void window.loadFile(path.join(__dirname, '../renderer/index.html'));
+  if (isDev && devServer && new URL(devServer).hostname === 'localhost') void window.loadURL(devServer);
+  else void window.loadFile(path.join(rendererDir, 'index.html'));
 }
+
+app.on('web-contents-created', (_event, contents) => {
+  contents.on('will-navigate', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+});
 
 app.on('window-all-closed', () => app.quit());
 

@@ -1,5 +1,11 @@
-// The preload exposes one narrow function per IPC channel under `window.titular` (the desktop
-// issue adds the channels). It never exposes ipcRenderer itself.
-import { contextBridge } from 'electron';
+// The preload exposes `window.titular`: one narrow function per channel of the IPC contract, each
+// forwarding its input to ipcMain and returning `{ ok, value | error }`. ipcRenderer itself is never
+// exposed, and no other channel can be reached from the page.
+import { contextBridge, ipcRenderer } from 'electron';
+import { CHANNEL_NAMES, ipcChannel } from '../shared/ipc/channels';
 
-contextBridge.exposeInMainWorld('titular', Object.freeze({ version: '0.1.0' }));
+const api = Object.fromEntries(
+  CHANNEL_NAMES.map((name) => [name, (input: unknown) => ipcRenderer.invoke(ipcChannel(name), input)]),
+);
+
+contextBridge.exposeInMainWorld('titular', Object.freeze(api));

@@ -16,6 +16,7 @@ import { IdempotencyStore } from './lookup/idempotency';
 import { LookupService } from './lookup/lookup-service';
 import { defaultResolverSet } from './lookup/resolver-set';
 import { unlockVault, vaultProviderKind, type Vault } from './vault/vault';
+import { Settings } from './settings/settings';
 import type { MasterKeyProvider, MasterKeyProviderKind } from './vault/master-key-provider';
 
 export const DATABASE_FILE = 'titular.db';
@@ -32,7 +33,13 @@ export interface Titular {
   dataDir: string;
   database: OpenedDatabase;
   db: Db;
-  vault: Vault;
+  /** The current vault; after lockVault() it is a locked one until unlockVault(). */
+  readonly vault: Vault;
+  /** Drops the data key from memory (auto-lock). Lookups keep working: they need no secret. */
+  lockVault(): void;
+  /** Unlocks again; throws VaultUnlockError (and stays locked) on a wrong secret. */
+  unlockVault(provider: MasterKeyProvider): void;
+  settings: Settings;
   audit: AuditLog;
   users: Users;
   ledger: Ledger;
@@ -59,7 +66,7 @@ export function openTitular(options: TitularOptions): Titular {
     },
   });
   if (!unlocked) throw new Error('the vault was not unlocked');
-  const vault: Vault = unlocked;
+  let vault: Vault = unlocked;
   const { db, sqlite } = database;
   const audit = new AuditLog(db);
   const ledger = new Ledger(db, sqlite, audit);
@@ -82,7 +89,18 @@ export function openTitular(options: TitularOptions): Titular {
     dataDir: options.dataDir,
     database,
     db,
-    vault,
+    get vault() {
+      return vault;
+    },
+    lockVault() {
+      vault.lock();
+    },
+    unlockVault(provider) {
+      const next = unlockVault(db, provider);
+      vault.lock();
+      vault = next;
+    },
+    settings: new Settings(db),
     audit,
     users: new Users(db, audit),
     ledger,

@@ -20,14 +20,15 @@ function parsePort(raw: string | undefined): number {
  * Browser mode: the built renderer and the IPC bridge, with one session for `--user EMAIL` (default:
  * the first admin). The token is printed once, in the URL fragment.
  */
-function browserMode(titular: Titular, email: string | undefined) {
+function browserMode(titular: Titular, email: string | undefined, dataDir: string) {
   const rendererDir = findUpwards(path.join('out', 'renderer'), path.join('out', 'renderer', 'index.html'));
   if (!rendererDir) throw new Error('The desktop UI is not built: run `npm run build` first');
   const org = titular.users.requireOrganization();
   const users = titular.users.list(org.id);
   const user = email ? users.find((u) => u.email === email.trim().toLowerCase()) : users.find((u) => u.role === 'admin');
   if (!user) throw new Error(email ? `No user with email ${email}` : 'The organization has no admin');
-  const sessions = new BridgeSessions();
+  const unlockWith = headlessKeyProvider(dataDir);
+  const sessions = new BridgeSessions((kind) => unlockWith(kind));
   return { rendererDir, sessions, token: sessions.open(user.id) };
 }
 
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
     keyProvider: headlessKeyProvider(dataDir),
     synchronous: process.env.TITULAR_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
   });
-  const ui = values.ui ? browserMode(titular, values.user) : null;
+  const ui = values.ui ? browserMode(titular, values.user, dataDir) : null;
   const app = buildHttpApi(titular, {
     log: values.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
     ui: ui ?? undefined,

@@ -167,6 +167,22 @@ export const ipcContract = {
     output: z.object({ user: userSchema }),
     admin: true,
   }),
+  'vault.status': channel({
+    input: empty,
+    output: z.object({ locked: z.boolean(), protection: z.enum(['passphrase', 'keyfile', 'os']), autoLockMinutes: z.number().int() }),
+    admin: false,
+  }),
+  'vault.lock': channel({
+    input: empty,
+    output: z.object({ locked: z.literal(true) }),
+    admin: false,
+  }),
+  'vault.unlock': channel({
+    /** The passphrase for a passphrase vault; key-file and OS-keychain vaults unlock without one. */
+    input: z.object({ passphrase: z.string().max(1024).optional() }),
+    output: z.object({ locked: z.literal(false) }),
+    admin: false,
+  }),
   'users.setRole': channel({
     input: z.object({ id: z.string(), role: roleSchema }),
     output: z.object({ user: userSchema }),
@@ -190,3 +206,8 @@ export type IpcError = z.infer<typeof ipcErrorSchema>;
 
 /** The bridge and the preload return either `{ ok: true, value }` or `{ ok: false, error }`. */
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+// Compile-time check: the preload's channel list and this contract name the same channels.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const channelListsMatch: Same<Channel, import('./channels').ChannelName> = true;
+void channelListsMatch;

@@ -6,12 +6,15 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Titular } from '../titular';
 import { TitularError } from '../errors';
-import { dispatch } from '../ipc/handlers';
+import { dispatch, type IpcSession } from '../ipc/handlers';
 import { sendError } from './error-reply';
 import type { IpcResult } from '../../../shared/ipc/contract';
 
 export class BridgeSessions {
   readonly #sessions: { digest: Buffer; userId: string }[] = [];
+
+  /** How the vault is unlocked again after a lock, on this host (see IpcSession). */
+  constructor(readonly unlockProvider?: IpcSession['unlockProvider']) {}
 
   /** Opens a session for a user and returns its token (shown once). */
   open(userId: string): string {
@@ -42,7 +45,7 @@ export function registerBridge(app: FastifyInstance, titular: Titular, sessions:
     if (!userId) return sendError(reply, 401, 'UNAUTHORIZED', 'Missing or unknown desktop session');
     let result: IpcResult<unknown>;
     try {
-      result = { ok: true, value: await dispatch(titular, { userId }, request.params.channel, request.body) };
+      result = { ok: true, value: await dispatch(titular, { userId, unlockProvider: sessions.unlockProvider }, request.params.channel, request.body) };
     } catch (error) {
       if (!(error instanceof TitularError)) throw error;
       result = { ok: false, error: { code: error.code, message: error.message, status: error.status } };

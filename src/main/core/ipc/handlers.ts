@@ -11,16 +11,22 @@ import { CSV_COLUMNS, csvRow, historyCsvRow } from '../history/history-csv';
 import { passphraseProvider } from '../vault/passphrase-provider';
 import { vaultProviderKind, vaultSecretMatches } from '../vault/vault';
 import type { User } from '../users/users';
+import type { MasterKeyProvider, MasterKeyProviderKind } from '../vault/master-key-provider';
 import { parseHistoryBound } from '../../../shared/api/history';
 import { ipcContract, type Channel, type ChannelOutput, type HistoryFilter } from '../../../shared/ipc/contract';
 import type { z } from 'zod';
 
 export interface IpcSession {
   userId: string;
+  /**
+   * How this host unlocks its vault again after auto-lock: the Electron shell asks the OS keychain,
+   * the headless server its key file; a passphrase vault uses the passphrase the user typed.
+   */
+  unlockProvider?: (kind: MasterKeyProviderKind, passphrase: string | undefined) => MasterKeyProvider;
 }
 
 type Parsed<C extends Channel> = z.output<(typeof ipcContract)[C]['input']>;
-type Handler<C extends Channel> = (titular: Titular, user: User, input: Parsed<C>) => Promise<ChannelOutput<C>> | ChannelOutput<C>;
+type Handler<C extends Channel> = (titular: Titular, user: User, input: Parsed<C>, session: IpcSession) => Promise<ChannelOutput<C>> | ChannelOutput<C>;
 
 const MAX_EXPORT_ROWS = 100_000;
 
@@ -125,6 +131,30 @@ const handlers: { [C in Channel]: Handler<C> } = {
 
   'users.add': (titular, user, input) => ({ user: titular.users.add(user.orgId, input, user.id) }),
 
+  'vault.status': (titular) => ({
+    locked: titular.vault.locked,
+    protection: vaultProviderKind(titular.db) ?? 'keyfile',
+    autoLockMinutes: titular.settings.get('vault.autoLockMinutes'),
+  }),
+
+  'vault.lock': (titular) => {
+    titular.lockVault();
+    return { locked: true as const };
+  },
+
+  'vault.unlock': (titular, _user, input, session) => {
+    const kind = vaultProviderKind(titular.db) ?? 'keyfile';
+    if (kind === 'passphrase' && !input.passphrase) throw new TitularError(401, 'UNAUTHORIZED', 'Enter the vault passphrase');
+    const provider = kind === 'passphrase' ? passphraseProvider(input.passphrase ?? '') : session.unlockProvider?.(kind, input.passphrase);
+    if (!provider) throw new TitularError(401, 'UNAUTHORIZED', 'This vault cannot be unlocked from here');
+    try {
+      titular.unlockVault(provider);
+    } catch (error) {
+      throw new TitularError(401, 'UNAUTHORIZED', error instanceof Error ? error.message : 'The vault could not be unlocked');
+    }
+    return { locked: false as const };
+  },
+
   'users.setRole': (titular, user, input) => ({ user: titular.users.setRole(user.orgId, input.id, input.role, user.id) }),
 };
 
@@ -146,7 +176,7 @@ export async function dispatch(titular: Titular, session: IpcSession, channel: s
     throw invalidParameter(`${issue?.path.join('.') || 'input'}: ${issue?.message ?? 'invalid'}`);
   }
   const handler = handlers[name] as Handler<Channel>;
-  const output = await handler(titular, user, parsed.data as Parsed<Channel>);
+  const output = await handler(titular, user, parsed.data as Parsed<Channel>, session);
   return spec.output.parse(output);
 }
 

@@ -5,12 +5,14 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { vaultMeta } from '../db/schema';
 import { open, seal } from './aes-gcm';
+import { TitularError } from '../errors';
 import { VaultUnlockError, type MasterKeyProvider, type MasterKeyProviderKind } from './master-key-provider';
 
-export class VaultLockedError extends Error {
+/** Raised by any operation that needs a secret while the vault is locked (after auto-lock). */
+export class VaultLockedError extends TitularError {
   override name = 'VaultLockedError';
   constructor() {
-    super('The vault is locked');
+    super(401, 'UNAUTHORIZED', 'The vault is locked: unlock it to manage keys');
   }
 }
 

@@ -1,0 +1,29 @@
+// ipcMain side of the contract: one handler per channel. Each call is accepted only from the app's
+// own top frame (file:// page of this app), its input is parsed by the contract (in dispatch), and
+// errors cross as `{ ok: false, error }` without stack traces.
+import { ipcMain, type IpcMainInvokeEvent } from 'electron';
+import type { Titular } from '../core/titular';
+import { TitularError } from '../core/errors';
+import { dispatch, type IpcSession } from '../core/ipc/handlers';
+import { CHANNEL_NAMES, ipcChannel } from '../../shared/ipc/channels';
+import type { IpcResult } from '../../shared/ipc/contract';
+
+/** `trustedPrefixes`: URL prefixes of the app's own pages (its file:// folder; the dev server in development). */
+export function registerIpc(titular: Titular, session: () => IpcSession, trustedPrefixes: readonly string[], onActivity: () => void): void {
+  const trusted = (event: IpcMainInvokeEvent) => {
+    const frame = event.senderFrame;
+    return frame !== null && frame.parent === null && trustedPrefixes.some((prefix) => frame.url.startsWith(prefix));
+  };
+  for (const name of CHANNEL_NAMES) {
+    ipcMain.handle(ipcChannel(name), async (event, input: unknown): Promise<IpcResult<unknown>> => {
+      if (!trusted(event)) return { ok: false, error: { code: 'FORBIDDEN', message: 'Untrusted sender', status: 403 } };
+      onActivity();
+      try {
+        return { ok: true, value: await dispatch(titular, session(), name, input) };
+      } catch (error) {
+        if (error instanceof TitularError) return { ok: false, error: { code: error.code, message: error.message, status: error.status } };
+        return { ok: false, error: { code: 'GE500', message: 'Internal error', status: 500 } };
+      }
+    });
+  }
+}
