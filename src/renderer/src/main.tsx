@@ -1,18 +1,33 @@
+import './zod-setup';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { I18nProvider } from './i18n';
+import { ToastProvider } from './components/Toast';
+import { App } from './App';
+import { isIpcCallError } from './api/client';
+import './styles.css';
 
-// Placeholder until the desktop screens land (Consulta, Saldo, Historial, Claves, Usuarios).
-function App() {
-  return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', padding: 32 }}>
-      <h1>Titular</h1>
-      <p>La API local está en marcha. Las pantallas de consulta, saldo, historial y claves llegan pronto.</p>
-    </main>
-  );
-}
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 15_000,
+      refetchOnWindowFocus: false,
+      // API errors (4xx answers) are final; only transport hiccups are worth one more try.
+      retry: (failures, error) => failures < 1 && isIpcCallError(error) && (error.code === 'NETWORK' || error.status >= 500),
+    },
+    mutations: { retry: false },
+  },
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <QueryClientProvider client={queryClient}>
+      <I18nProvider>
+        <ToastProvider>
+          <App />
+        </ToastProvider>
+      </I18nProvider>
+    </QueryClientProvider>
   </StrictMode>,
 );

@@ -115,6 +115,11 @@ async function viaHttpBridge(channel: Channel, input: unknown): Promise<AnyResul
     throw new IpcCallError('GE500', `Unexpected answer from the server (HTTP ${response.status})`, response.status || 500);
   }
   if (body && typeof body === 'object' && 'ok' in body) return body as AnyResult;
+  // Anything in front of the bridge (host guard, unknown route) answers the API's error body.
+  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  if (error && typeof error.code === 'string') {
+    throw new IpcCallError(error.code, typeof error.message === 'string' ? error.message : `HTTP ${response.status}`, response.status);
+  }
   throw new IpcCallError('GE500', `Unexpected answer from the server (HTTP ${response.status})`, response.status || 500);
 }
 

@@ -21,7 +21,8 @@ function invalidate(client: QueryClient, channels: readonly Channel[]): Promise<
 }
 
 const AFTER_LOOKUP: readonly Channel[] = ['balance.get', 'history.list', 'balance.dailyConsumption'];
-const AFTER_KEYS: readonly Channel[] = ['keys.list', 'audit.list'];
+const AFTER_KEYS: readonly Channel[] = ['keys.list', 'audit.list', 'vault.status'];
+const AFTER_VAULT: readonly Channel[] = ['vault.status', 'keys.list'];
 const AFTER_USERS: readonly Channel[] = ['users.list', 'audit.list', 'session.get'];
 
 // ---- queries ------------------------------------------------------------------------------------
@@ -29,10 +30,11 @@ const AFTER_USERS: readonly Channel[] = ['users.list', 'audit.list', 'session.ge
 export const useSession = () => useChannelQuery('session.get', {});
 export const useBalance = () => useChannelQuery('balance.get', {});
 export const useDailyConsumption = (product: ProductSlug, days = 30) => useChannelQuery('balance.dailyConsumption', { product, days });
-export const useHistory = (input: ChannelInput<'history.list'>) => useChannelQuery('history.list', input, { keepPrevious: true });
+export const useHistory = (input: ChannelInput<'history.list'>, options?: QueryOptions) => useChannelQuery('history.list', input, { ...options, keepPrevious: true });
 export const useKeys = (options?: QueryOptions) => useChannelQuery('keys.list', {}, options);
 export const useAudit = (input: ChannelInput<'audit.list'> = {}, options?: QueryOptions) => useChannelQuery('audit.list', input, options);
 export const useUsers = (options?: QueryOptions) => useChannelQuery('users.list', {}, options);
+export const useVaultStatus = (options?: QueryOptions) => useChannelQuery('vault.status', {}, options);
 
 // ---- mutations ----------------------------------------------------------------------------------
 
@@ -69,6 +71,7 @@ function useChannelMutation<C extends Channel>(channel: C, invalidates: readonly
   return useMutation<ChannelOutput<C>, IpcCallError, ChannelInput<C>>({
     mutationFn: (input) => api[channel](input),
     onSuccess: () => invalidate(client, invalidates),
+    onError: () => (invalidates.includes('vault.status') ? invalidate(client, ['vault.status']) : undefined),
   });
 }
 
@@ -80,3 +83,5 @@ export const useRevealKey = () => useChannelMutation('keys.reveal', AFTER_KEYS);
 export const useAddUser = () => useChannelMutation('users.add', AFTER_USERS);
 export const useSetUserRole = () => useChannelMutation('users.setRole', AFTER_USERS);
 export const useExportHistory = () => useChannelMutation('history.exportCsv', []);
+export const useVaultUnlock = () => useChannelMutation('vault.unlock', AFTER_VAULT);
+export const useVaultLock = () => useChannelMutation('vault.lock', AFTER_VAULT);

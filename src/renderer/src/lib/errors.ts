@@ -25,12 +25,24 @@ const CODES = [
 ] as const;
 type KnownCode = (typeof CODES)[number];
 
+/** The user-facing sentence for an error code (history entries store only code and message). */
+export function titleForCode(code: string, m: Messages, context: 'account' | 'report' | 'other' = 'other'): string {
+  if (code === 'PA011' && context === 'report') return m.errors.PA011_report;
+  return (CODES as readonly string[]).includes(code) ? m.errors[code as KnownCode] : m.errors.UNKNOWN;
+}
+
+/** The vault answers UNAUTHORIZED too (locked, passphrase missing or wrong): say what it means. */
+function vaultTitle(code: string, message: string, m: Messages): string | null {
+  if (code !== 'UNAUTHORIZED') return null;
+  if (/vault is locked/i.test(message)) return m.errors.vaultLocked;
+  if (/wrong passphrase|could not be unlocked/i.test(message)) return m.errors.wrongPassphrase;
+  if (/enter the vault passphrase/i.test(message)) return m.errors.passphraseRequired;
+  return null;
+}
+
 export function describeError(error: unknown, m: Messages, context: 'account' | 'report' | 'other' = 'other'): DescribedError {
   if (isIpcCallError(error)) {
-    const known = (CODES as readonly string[]).includes(error.code) ? (error.code as KnownCode) : null;
-    let title = known ? m.errors[known] : m.errors.UNKNOWN;
-    if (known === 'PA011' && context === 'report') title = m.errors.PA011_report;
-    return { code: error.code, title, detail: error.message || null, status: error.status || null };
+    return { code: error.code, title: vaultTitle(error.code, error.message, m) ?? titleForCode(error.code, m, context), detail: error.message || null, status: error.status || null };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'ERROR', title: m.errors.UNKNOWN, detail: message, status: null };

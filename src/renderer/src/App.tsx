@@ -1,0 +1,200 @@
+// The shell: sidebar navigation, top bar with the language switch, and the routed screen.
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useSession } from './api/hooks';
+import { useI18n, type Lang } from './i18n';
+import { ADMIN_ROUTES, DEFAULT_ROUTE, hrefOf, replaceRoute, useRoute, type Route } from './lib/router';
+import { IconClock, IconKey, IconSearch, IconUsers, IconWallet, LogoMark } from './components/Icons';
+import { ErrorBanner, Skeleton } from './components/ui';
+import { ConsultaScreen } from './screens/Consulta';
+import { SaldoScreen } from './screens/Saldo';
+import { HistorialScreen } from './screens/Historial';
+import { ClavesScreen } from './screens/Claves';
+import { UsuariosScreen } from './screens/Usuarios';
+import type { ChannelOutput } from '../../shared/ipc/contract';
+
+export type Session = ChannelOutput<'session.get'>;
+
+const NAV: { route: Route; icon: ReactNode }[] = [
+  { route: 'consulta', icon: <IconSearch /> },
+  { route: 'saldo', icon: <IconWallet /> },
+  { route: 'historial', icon: <IconClock /> },
+  { route: 'claves', icon: <IconKey /> },
+  { route: 'usuarios', icon: <IconUsers /> },
+];
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '')).toUpperCase() || '?';
+}
+
+function LangSwitch() {
+  const { lang, setLang, m } = useI18n();
+  const other: Lang = lang === 'es' ? 'en' : 'es';
+  return (
+    <button
+      type="button"
+      className="lang-switch"
+      onClick={() => setLang(other)}
+      data-testid="lang-switch"
+      data-lang={lang}
+      aria-label={`${m.lang.switchLabel}: ${lang.toUpperCase()}. ${m.lang.switchTo}`}
+      title={m.lang.switchTo}
+    >
+      <span className={lang === 'es' ? 'on' : ''}>ES</span>
+      <span className={lang === 'en' ? 'on' : ''}>EN</span>
+    </button>
+  );
+}
+
+function Sidebar({ session, route }: { session: Session; route: Route }) {
+  const { m } = useI18n();
+  const isAdmin = session.user.role === 'admin';
+  const items = NAV.filter((item) => isAdmin || !ADMIN_ROUTES.has(item.route));
+  const renderItem = (item: (typeof NAV)[number]) => (
+    <a
+      key={item.route}
+      href={hrefOf(item.route)}
+      className={`nav-item ${route === item.route ? 'active' : ''}`}
+      aria-current={route === item.route ? 'page' : undefined}
+      data-testid={`nav-${item.route}`}
+    >
+      {item.icon}
+      <span>{m.nav[item.route]}</span>
+    </a>
+  );
+  return (
+    <aside className="sidebar">
+      <div className="brand">
+        <LogoMark />
+        <div>
+          <div className="brand-name">{m.app.name}</div>
+          <div className="brand-tagline">{m.app.tagline}</div>
+        </div>
+      </div>
+      <nav className="nav" aria-label={m.nav.section}>
+        {items.filter((i) => !ADMIN_ROUTES.has(i.route)).map(renderItem)}
+        {isAdmin ? (
+          <>
+            <div className="nav-section">{m.nav.admin}</div>
+            {items.filter((i) => ADMIN_ROUTES.has(i.route)).map(renderItem)}
+          </>
+        ) : null}
+      </nav>
+      <div className="sidebar-footer">
+        <div className="org">
+          <div className="org-label">{m.app.org}</div>
+          <div className="org-name" data-testid="session-org">{session.organization.name}</div>
+        </div>
+        <div className="me">
+          <div className="avatar" aria-hidden="true">
+            {initials(session.user.name)}
+          </div>
+          <div className="me-text">
+            <div className="me-name" data-testid="session-user">
+              {session.user.name}
+            </div>
+            <div className="me-role" data-testid="session-role" data-role={session.user.role}>
+              {m.roles[session.user.role]}
+            </div>
+          </div>
+        </div>
+      </div>
+    </aside>
+  );
+}
+
+function Screen({ route, session }: { route: Route; session: Session }) {
+  switch (route) {
+    case 'consulta':
+      return <ConsultaScreen />;
+    case 'saldo':
+      return <SaldoScreen session={session} />;
+    case 'historial':
+      return <HistorialScreen />;
+    case 'claves':
+      return <ClavesScreen session={session} />;
+    case 'usuarios':
+      return <UsuariosScreen session={session} />;
+  }
+}
+
+function Splash({ children }: { children: ReactNode }) {
+  return (
+    <div className="splash">
+      <div className="splash-card">
+        <LogoMark size={44} />
+        {children}
+      </div>
+    </div>
+  );
+}
+
+export function App() {
+  const { m } = useI18n();
+  const session = useSession();
+  const [route] = useRoute();
+  const role = session.data?.user.role;
+  const blocked = role === 'operator' && ADMIN_ROUTES.has(route);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    scroller.current?.scrollTo({ top: 0 });
+  }, [route]);
+
+  // Operators never land on admin screens, not even by typing the hash.
+  useEffect(() => {
+    if (blocked) replaceRoute(DEFAULT_ROUTE);
+  }, [blocked]);
+
+  useEffect(() => {
+    document.title = `${m.nav[route]} · ${m.app.name}`;
+  }, [m, route]);
+
+  if (session.isPending) {
+    return (
+      <Splash>
+        <p className="splash-text">{m.app.loadingSession}</p>
+        <Skeleton width={220} />
+      </Splash>
+    );
+  }
+  if (session.isError) {
+    const unauthorized = session.error.code === 'UNAUTHORIZED';
+    return (
+      <Splash>
+        <h1 className="splash-title">{m.app.sessionErrorTitle}</h1>
+        {unauthorized ? (
+          <div data-testid="session-error" data-error-code={session.error.code} role="alert">
+            <p className="splash-text">{m.app.sessionErrorBody}</p>
+            <p className="small muted" style={{ marginTop: 10 }}>
+              {m.common.code}: <span className="code-chip">{session.error.code}</span>
+            </p>
+          </div>
+        ) : (
+          <ErrorBanner error={session.error} testId="session-error" onRetry={() => void session.refetch()} />
+        )}
+      </Splash>
+    );
+  }
+
+  const data = session.data;
+  const shown: Route = blocked ? DEFAULT_ROUTE : route;
+  return (
+    <div className="shell">
+      <Sidebar session={data} route={shown} />
+      <div className="main" ref={scroller}>
+        <div className="topbar">
+          <div className="crumbs">
+            <span>{data.organization.name}</span>
+            <span className="crumb-sep">/</span>
+            <strong>{m.nav[shown]}</strong>
+          </div>
+          <LangSwitch />
+        </div>
+        <main className="content" id="content" key={shown}>
+          <Screen route={shown} session={data} />
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+// The audit trail (audit.list): when, who, the action in words, and what it was about.
+import { useState } from 'react';
+import type { ApiKeyViewDto, UserView } from '../../../shared/ipc/contract';
+import { useAudit } from '../api/hooks';
+import { tpl, useI18n } from '../i18n';
+import { isPlainObject } from '../lib/format';
+import { Card, EmptyState, ErrorBanner, SkeletonRows } from './ui';
+import { IconShield } from './Icons';
+
+type Filter = 'all' | 'api_key' | 'user' | 'credits';
+
+export function AuditTable({ keys = [], users = [], initialFilter = 'all' }: { keys?: ApiKeyViewDto[]; users?: UserView[]; initialFilter?: Filter }) {
+  const { m, num, dateTime, credits } = useI18n();
+  const [filter, setFilter] = useState<Filter>(initialFilter);
+  const audit = useAudit(filter === 'all' ? { limit: 50 } : { targetType: filter, limit: 50 });
+  const actions = m.audit.actions as Record<string, string>;
+  const roleName = (r: unknown) => (r === 'admin' || r === 'operator' ? m.roles[r] : String(r ?? ''));
+
+  const target = (entry: NonNullable<typeof audit.data>['entries'][number]): string => {
+    const d = isPlainObject(entry.details) ? entry.details : {};
+    switch (entry.targetType) {
+      case 'api_key': {
+        const key = keys.find((k) => k.id === entry.targetId);
+        const prefix = typeof d.prefix === 'string' ? d.prefix : key?.prefix;
+        const name = key?.name ?? (typeof d.name === 'string' ? d.name : null);
+        return tpl(m.audit.keyTarget, { name: [name, prefix ? `(${prefix})` : null].filter(Boolean).join(' ') || (entry.targetId ?? '') });
+      }
+      case 'user': {
+        const user = users.find((u) => u.id === entry.targetId);
+        const who = user?.name ?? (typeof d.email === 'string' ? d.email : entry.targetId ?? '');
+        if (entry.action === 'user.role_changed') return `${who} · ${tpl(m.audit.roleChange, { from: roleName(d.from), to: roleName(d.to) })}`;
+        if (typeof d.role === 'string') return `${who} · ${roleName(d.role)}`;
+        return who;
+      }
+      case 'credits': {
+        const product = d.product === 'cbu' || d.product === 'informes' ? m.products[d.product] : String(d.product ?? '');
+        const amount = typeof d.amount === 'number' ? credits(d.amount) : '';
+        const ref = typeof d.reference === 'string' && d.reference ? ` · ${d.reference}` : '';
+        return `${tpl(m.audit.purchase, { amount, product })}${ref}`;
+      }
+      case 'directory':
+        return typeof d.accounts === 'number' ? tpl(m.audit.imported, { n: num(d.accounts) }) : entry.targetType;
+      default:
+        return [entry.targetType, entry.targetId].filter(Boolean).join(' ');
+    }
+  };
+
+  const entries = audit.data?.entries ?? [];
+  return (
+    <Card
+      title={m.audit.title}
+      subtitle={m.audit.subtitle}
+      className="table-card"
+      actions={
+        <div className="segmented small" role="radiogroup" aria-label={m.audit.filter}>
+          {(['all', 'api_key', 'user', 'credits'] as const).map((f) => (
+            <button key={f} type="button" role="radio" aria-checked={filter === f} className={filter === f ? 'on' : ''} onClick={() => setFilter(f)} data-testid={`audit-filter-${f}`}>
+              {m.audit.filters[f]}
+            </button>
+          ))}
+        </div>
+      }
+    >
+      {audit.isError ? <ErrorBanner error={audit.error} onRetry={() => void audit.refetch()} /> : null}
+      <div className="table-wrap">
+        <table className="table zebra" data-testid="audit-table">
+          <thead>
+            <tr>
+              <th>{m.audit.colWhen}</th>
+              <th>{m.audit.colWho}</th>
+              <th>{m.audit.colAction}</th>
+              <th>{m.audit.colTarget}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {audit.isPending ? (
+              <SkeletonRows rows={4} cols={4} />
+            ) : (
+              entries.map((entry) => (
+                <tr key={entry.id} data-testid="audit-row" data-action={entry.action}>
+                  <td className="nowrap">{dateTime(entry.createdAt)}</td>
+                  <td>{entry.actor?.name ?? m.audit.system}</td>
+                  <td>{actions[entry.action] ?? entry.action}</td>
+                  <td className="ellipsis" title={target(entry)}>
+                    {target(entry)}
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      {!audit.isPending && entries.length === 0 ? <EmptyState icon={<IconShield size={26} />} title={m.audit.empty} /> : null}
+    </Card>
+  );
+}

@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import { useI18n } from '../i18n';
+import { useToast } from './Toast';
+import { IconCheck, IconCopy } from './Icons';
+
+async function writeClipboard(text: string): Promise<void> {
+  if (navigator.clipboard?.writeText) {
+    await navigator.clipboard.writeText(text);
+    return;
+  }
+  // Fallback for contexts without the async clipboard API.
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.appendChild(area);
+  area.select();
+  const ok = document.execCommand('copy');
+  area.remove();
+  if (!ok) throw new Error('copy failed');
+}
+
+/** A small button that copies `value`; `label` is its accessible text (also shown when `showLabel`). */
+export function CopyButton({ value, label, showLabel = false, testId, variant = 'ghost' }: { value: string; label: string; showLabel?: boolean; testId?: string; variant?: 'ghost' | 'secondary' }) {
+  const { m } = useI18n();
+  const toast = useToast();
+  const [done, setDone] = useState(false);
+  const onClick = async () => {
+    try {
+      await writeClipboard(value);
+      setDone(true);
+      toast(m.common.copied);
+      window.setTimeout(() => setDone(false), 1500);
+    } catch {
+      toast(m.common.copyFailed, 'error');
+    }
+  };
+  return (
+    <button
+      type="button"
+      className={`btn btn-${variant} btn-sm ${showLabel ? '' : 'btn-icon'}`}
+      onClick={() => void onClick()}
+      aria-label={label}
+      title={label}
+      data-testid={testId}
+    >
+      {done ? <IconCheck size={15} /> : <IconCopy size={15} />}
+      {showLabel ? <span>{done ? m.common.copied : label}</span> : <span className="sr-only">{label}</span>}
+    </button>
+  );
+}

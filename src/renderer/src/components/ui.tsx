@@ -1,0 +1,150 @@
+// Building blocks shared by the screens: badges, banners, skeletons, empty states, page header.
+import type { CSSProperties, ReactNode } from 'react';
+import { tpl, useI18n } from '../i18n';
+import { describeError } from '../lib/errors';
+import { IconAlert, IconCheck, IconChevronLeft, IconChevronRight, IconInfo } from './Icons';
+
+export type Tone = 'neutral' | 'success' | 'danger' | 'warning' | 'info' | 'accent';
+
+export function Badge({ tone = 'neutral', children, title }: { tone?: Tone; children: ReactNode; title?: string }) {
+  return (
+    <span className={`badge badge-${tone}`} title={title}>
+      {children}
+    </span>
+  );
+}
+
+export function ErrorBanner({
+  error,
+  context = 'other',
+  testId,
+  onRetry,
+  extra,
+}: {
+  error: unknown;
+  context?: 'account' | 'report' | 'other';
+  testId?: string;
+  onRetry?: () => void;
+  extra?: ReactNode;
+}) {
+  const { m } = useI18n();
+  const d = describeError(error, m, context);
+  return (
+    <div className="banner banner-error" role="alert" data-testid={testId} data-error-code={d.code}>
+      <IconAlert size={20} className="banner-icon" />
+      <div className="banner-body">
+        <div className="banner-title">
+          {d.title}{' '}
+          <span className="code-chip" title={m.common.code}>
+            {d.code}
+            {d.status && d.status >= 400 ? ` · ${d.status}` : ''}
+          </span>
+        </div>
+        {d.detail && d.detail !== d.title ? (
+          <div className="banner-detail">
+            {m.errors.serverSaid}: {d.detail}
+          </div>
+        ) : null}
+        {extra}
+      </div>
+      {onRetry ? (
+        <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry}>
+          {m.common.retry}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export function Notice({ tone = 'info', children, testId }: { tone?: 'info' | 'warning' | 'success'; children: ReactNode; testId?: string }) {
+  return (
+    <div className={`banner banner-${tone}`} role="status" data-testid={testId}>
+      {tone === 'info' ? <IconInfo size={20} className="banner-icon" /> : tone === 'success' ? <IconCheck size={20} className="banner-icon" /> : <IconAlert size={20} className="banner-icon" />}
+      <div className="banner-body">{children}</div>
+    </div>
+  );
+}
+
+export function Skeleton({ width = '100%', height = 14, style }: { width?: number | string; height?: number; style?: CSSProperties }) {
+  return <span className="skeleton" style={{ width, height, ...style }} aria-hidden="true" />;
+}
+
+export function SkeletonRows({ rows = 5, cols = 5 }: { rows?: number; cols?: number }) {
+  return (
+    <>
+      {Array.from({ length: rows }, (_, r) => (
+        <tr key={r} className="skeleton-row" aria-hidden="true">
+          {Array.from({ length: cols }, (_, c) => (
+            <td key={c}>
+              <Skeleton width={`${50 + ((r * 7 + c * 13) % 45)}%`} />
+            </td>
+          ))}
+        </tr>
+      ))}
+    </>
+  );
+}
+
+export function EmptyState({ icon, title, body, children }: { icon?: ReactNode; title: string; body?: string; children?: ReactNode }) {
+  return (
+    <div className="empty">
+      {icon ? <div className="empty-icon">{icon}</div> : null}
+      <div className="empty-title">{title}</div>
+      {body ? <p className="empty-body">{body}</p> : null}
+      {children}
+    </div>
+  );
+}
+
+export function PageHeader({ title, subtitle, actions }: { title: string; subtitle?: string; actions?: ReactNode }) {
+  return (
+    <header className="page-header">
+      <div>
+        <h1 className="page-title">{title}</h1>
+        {subtitle ? <p className="page-subtitle">{subtitle}</p> : null}
+      </div>
+      {actions ? <div className="page-actions">{actions}</div> : null}
+    </header>
+  );
+}
+
+export function Card({ title, subtitle, actions, children, className = '', testId }: { title?: ReactNode; subtitle?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; testId?: string }) {
+  return (
+    <section className={`card ${className}`} data-testid={testId}>
+      {title || actions ? (
+        <div className="card-header">
+          <div>
+            {title ? <h2 className="card-title">{title}</h2> : null}
+            {subtitle ? <p className="card-subtitle">{subtitle}</p> : null}
+          </div>
+          {actions ? <div className="card-actions">{actions}</div> : null}
+        </div>
+      ) : null}
+      {children}
+    </section>
+  );
+}
+
+export function Pager({ page, pages, onPage, busy }: { page: number; pages: number; onPage: (page: number) => void; busy?: boolean }) {
+  const { m, num } = useI18n();
+  const total = Math.max(1, pages);
+  return (
+    <nav className="pager" aria-label="pagination">
+      <button type="button" className="btn btn-secondary btn-sm" disabled={page <= 1 || busy} onClick={() => onPage(page - 1)} data-testid="page-prev">
+        <IconChevronLeft size={15} />
+        <span>{m.common.prev}</span>
+      </button>
+      <span className="pager-label" data-testid="page-label">
+        {tpl(m.common.page, { page: num(page), pages: num(total) })}
+      </span>
+      <button type="button" className="btn btn-secondary btn-sm" disabled={page >= total || busy} onClick={() => onPage(page + 1)} data-testid="page-next">
+        <span>{m.common.next}</span>
+        <IconChevronRight size={15} />
+      </button>
+    </nav>
+  );
+}
+
+export function Spinner() {
+  return <span className="spinner" aria-hidden="true" />;
+}

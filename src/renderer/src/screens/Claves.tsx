@@ -1,0 +1,499 @@
+// Claves: create API keys (secret shown once), list them with reveal/rotate/revoke, and the audit trail.
+import { useId, useState } from 'react';
+import type { ProductSlug, Scope } from '../../../shared/api/common';
+import type { ApiKeyViewDto } from '../../../shared/ipc/contract';
+import { useCreateKey, useKeys, useRevealKey, useRevokeKey, useRotateKey, useUsers, useVaultLock, useVaultStatus, useVaultUnlock } from '../api/hooks';
+import { tpl, useI18n } from '../i18n';
+import type { Session } from '../App';
+import { asksForPassphrase } from '../lib/errors';
+import { todayYmd } from '../lib/format';
+import { Badge, Card, EmptyState, ErrorBanner, Notice, PageHeader, SkeletonRows, Spinner } from '../components/ui';
+import { ConfirmDialog } from '../components/Dialog';
+import { CopyButton } from '../components/CopyButton';
+import { AuditTable } from '../components/AuditTable';
+import { useToast } from '../components/Toast';
+import { IconAlert, IconKey, IconPlus, IconShield } from '../components/Icons';
+
+const SCOPES: Scope[] = ['lookup', 'balance', 'history'];
+const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
+
+type ShownSecret = { kind: 'created' | 'rotated' | 'revealed'; secret: string; key: ApiKeyViewDto | null };
+type Pending = { kind: 'reveal' | 'rotate' | 'revoke'; key: ApiKeyViewDto };
+
+export function ClavesScreen({ session }: { session: Session }) {
+  const { m, num } = useI18n();
+  const keys = useKeys({ enabled: session.user.role === 'admin' });
+  const users = useUsers({ enabled: session.user.role === 'admin' });
+  const vault = useVaultStatus({ enabled: session.user.role === 'admin' });
+  const [shown, setShown] = useState<ShownSecret | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const atLimit = keys.data ? keys.data.activeCount >= keys.data.limit : false;
+
+  return (
+    <>
+      <PageHeader
+        title={m.pages.claves.title}
+        subtitle={m.pages.claves.subtitle}
+        actions={
+          <>
+            {keys.data ? (
+              <div className="limit-meter" data-testid="key-active-count">
+                <span>{tpl(m.keys.activeCount, { n: num(keys.data.activeCount), limit: num(keys.data.limit) })}</span>
+                <span className="meter small">
+                  <span style={{ width: `${Math.min(100, (keys.data.activeCount / Math.max(1, keys.data.limit)) * 100)}%` }} className={atLimit ? 'full' : ''} />
+                </span>
+              </div>
+            ) : null}
+            {vault.data && !vault.data.locked ? <LockVaultButton onLocked={() => setShown(null)} /> : null}
+          </>
+        }
+      />
+
+      {vault.data?.locked ? <VaultUnlock protection={vault.data.protection} /> : null}
+
+      {shown ? <SecretBox shown={shown} onDismiss={() => setShown(null)} /> : null}
+
+      <KeyCreateForm atLimit={atLimit} limit={keys.data?.limit ?? 10} onCreated={(secret, key) => setShown({ kind: 'created', secret, key })} />
+
+      {keys.isError ? <ErrorBanner error={keys.error} testId="keys-error" onRetry={() => void keys.refetch()} /> : null}
+
+      <Card title={m.keys.listTitle} className="table-card">
+        <div className="table-wrap">
+          <table className="table zebra hoverable keys-table" data-testid="keys-table">
+            <thead>
+              <tr>
+                <th>{m.keys.colName}</th>
+                <th>{m.keys.colProduct}</th>
+                <th>{m.keys.colEnv}</th>
+                <th>{m.keys.colScopes}</th>
+                <th>{m.keys.colStatus}</th>
+                <th>{m.keys.colExpires}</th>
+                <th>{m.keys.colLastUse}</th>
+                <th>{m.keys.colOwner}</th>
+                <th className="right">{m.keys.colActions}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.isPending ? (
+                <SkeletonRows rows={3} cols={9} />
+              ) : (
+                keys.data?.keys.map((key) => <KeyRow key={key.id} apiKey={key} onAction={(kind) => setPending({ kind, key })} />)
+              )}
+            </tbody>
+          </table>
+        </div>
+        {keys.data && keys.data.keys.length === 0 ? <EmptyState icon={<IconKey size={28} />} title={m.keys.emptyTitle} body={m.keys.emptyBody} /> : null}
+      </Card>
+
+      <AuditTable keys={keys.data?.keys} users={users.data?.users} />
+
+      {pending ? (
+        <KeyActionDialog
+          pending={pending}
+          onClose={() => setPending(null)}
+          onSecret={(kind, secret, key) => {
+            setPending(null);
+            setShown({ kind, secret, key });
+            window.scrollTo({ top: 0, behavior: 'smooth' });
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function LockVaultButton({ onLocked }: { onLocked: () => void }) {
+  const { m } = useI18n();
+  const lock = useVaultLock();
+  const toast = useToast();
+  return (
+    <button type="button" className="btn btn-secondary btn-sm" disabled={lock.isPending} onClick={() =>
+        lock.mutate(
+          {},
+          {
+            onSuccess: () => {
+              onLocked();
+              toast(m.keys.vaultLockedToast);
+            },
+          },
+        )
+      } data-testid="vault-lock">
+      <IconShield size={15} />
+      <span>{m.keys.vaultLock}</span>
+    </button>
+  );
+}
+
+function VaultUnlock({ protection }: { protection: 'passphrase' | 'keyfile' | 'os' }) {
+  const { m } = useI18n();
+  const id = useId();
+  const unlock = useVaultUnlock();
+  const toast = useToast();
+  const [passphrase, setPassphrase] = useState('');
+  const needs = protection === 'passphrase';
+  return (
+    <div className="banner banner-warning vault-banner" role="status" data-testid="vault-locked">
+      <IconShield size={20} className="banner-icon" />
+      <div className="banner-body">
+        <div className="banner-title">{m.keys.vaultLocked}</div>
+        <div className="banner-detail">{m.keys.vaultLockedBody}</div>
+        {unlock.isError ? <div className="field-error">{unlock.error.message}</div> : null}
+      </div>
+      <form
+        className="vault-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          unlock.mutate({ passphrase: needs ? passphrase : undefined }, { onSuccess: () => toast(m.keys.vaultUnlocked) });
+        }}
+      >
+        {needs ? (
+          <>
+            <label className="sr-only" htmlFor={id}>
+              {m.keys.vaultPassphrase}
+            </label>
+            <input id={id} type="password" className="input input-sm" placeholder={m.keys.vaultPassphrase} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="vault-passphrase" />
+          </>
+        ) : null}
+        <button type="submit" className="btn btn-primary btn-sm" disabled={unlock.isPending || (needs && passphrase === '')} data-testid="vault-unlock">
+          {unlock.isPending ? <Spinner /> : null}
+          <span>{unlock.isPending ? m.keys.vaultUnlocking : m.keys.vaultUnlock}</span>
+        </button>
+      </form>
+    </div>
+  );
+}
+
+function keyLabel(key: ApiKeyViewDto, unnamed: string): string {
+  return key.name ?? `${unnamed} (${key.prefix})`;
+}
+
+function KeyRow({ apiKey: key, onAction }: { apiKey: ApiKeyViewDto; onAction: (kind: Pending['kind']) => void }) {
+  const { m, date, relative } = useI18n();
+  const tone = key.status === 'active' ? 'success' : key.status === 'revoked' ? 'danger' : 'warning';
+  const active = key.status === 'active';
+  return (
+    <tr data-testid="key-row" data-key-id={key.id} data-status={key.status} className={active ? '' : 'row-muted'}>
+      <td>
+        <div className="cell-title">{key.name ?? <span className="muted">{m.keys.unnamed}</span>}</div>
+        <div className="mono small muted">{key.prefix}</div>
+      </td>
+      <td className="nowrap">{m.products[key.product]}</td>
+      <td>
+        <Badge tone={key.environment === 'live' ? 'accent' : 'neutral'}>{m.keys.envShort[key.environment]}</Badge>
+      </td>
+      <td>
+        <div className="chips">
+          {key.scopes.map((s) => (
+            <span key={s} className="chip">
+              {m.keys.scopeNames[s]}
+            </span>
+          ))}
+        </div>
+      </td>
+      <td>
+        <Badge tone={tone}>{m.keys.statuses[key.status]}</Badge>
+      </td>
+      <td className="nowrap">{key.expiresAt ? date(key.expiresAt) : m.common.never}</td>
+      <td className="nowrap">{key.lastUsedAt ? relative(key.lastUsedAt) : m.common.never}</td>
+      <td className="ellipsis" title={key.owner.email}>
+        {key.owner.name}
+      </td>
+      <td className="right nowrap">
+        {active ? (
+          <div className="row-actions">
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => onAction('reveal')} data-testid="key-reveal">
+              {m.keys.reveal}
+            </button>
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => onAction('rotate')} data-testid="key-rotate">
+              {m.keys.rotate}
+            </button>
+            <button type="button" className="btn btn-ghost-danger btn-sm" onClick={() => onAction('revoke')} data-testid="key-revoke">
+              {m.keys.revoke}
+            </button>
+          </div>
+        ) : (
+          <span className="muted">{m.common.none}</span>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function SecretBox({ shown, onDismiss }: { shown: ShownSecret; onDismiss: () => void }) {
+  const { m } = useI18n();
+  const title = shown.kind === 'created' ? m.keys.secretTitle : shown.kind === 'rotated' ? m.keys.secretRotatedTitle : m.keys.secretRevealedTitle;
+  return (
+    <section className="secret-box" role="region" aria-label={title} data-testid="key-secret-box" data-kind={shown.kind}>
+      <div className="secret-head">
+        <IconKey size={20} />
+        <div>
+          <div className="secret-title">{title}</div>
+          {shown.key ? <div className="small muted-on-dark">{keyLabel(shown.key, m.keys.unnamed)}</div> : null}
+        </div>
+      </div>
+      <div className="secret-value-row">
+        <code className="secret-value" data-testid="key-secret">
+          {shown.secret}
+        </code>
+        <CopyButton value={shown.secret} label={m.common.copy} showLabel variant="secondary" testId="key-secret-copy" />
+      </div>
+      <p className="secret-warning">
+        <IconAlert size={16} /> {shown.kind === 'revealed' ? m.keys.secretRevealedWarning : m.keys.secretWarning}
+      </p>
+      <div>
+        <button type="button" className="btn btn-light btn-sm" onClick={onDismiss} data-testid="key-secret-dismiss">
+          {m.keys.secretDismiss}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function KeyCreateForm({ atLimit, limit, onCreated }: { atLimit: boolean; limit: number; onCreated: (secret: string, key: ApiKeyViewDto) => void }) {
+  const { m, num } = useI18n();
+  const id = useId();
+  const create = useCreateKey();
+  const [name, setName] = useState('');
+  const [product, setProduct] = useState<ProductSlug>('cbu');
+  const [scopes, setScopes] = useState<Scope[]>([]);
+  const [environment, setEnvironment] = useState<'live' | 'sandbox'>('live');
+  const [ips, setIps] = useState('');
+  const [expires, setExpires] = useState('');
+  const [rate, setRate] = useState('');
+  const [touched, setTouched] = useState(false);
+
+  const rateNumber = rate.trim() === '' ? undefined : Number(rate.trim());
+  const rateValid = rateNumber === undefined || (Number.isInteger(rateNumber) && rateNumber >= 1 && rateNumber <= 10_000);
+  const valid = scopes.length > 0 && rateValid && !atLimit;
+
+  const toggleScope = (scope: Scope, on: boolean) =>
+    setScopes((list) => (on ? SCOPES.filter((s) => s === scope || list.includes(s)) : list.filter((s) => s !== scope)));
+
+  const submit = () => {
+    setTouched(true);
+    if (!valid || create.isPending) return;
+    const ipWhitelist = ips
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean);
+    create.mutate(
+      {
+        name: name.trim() === '' ? undefined : name.trim(),
+        product,
+        scopes,
+        environment,
+        ipWhitelist,
+        expiresAt: expires === '' ? undefined : expires,
+        rateLimitPerSecond: rateNumber,
+      },
+      {
+        onSuccess: (result) => {
+          onCreated(result.secret, result.key);
+          setName('');
+          setScopes([]);
+          setIps('');
+          setExpires('');
+          setRate('');
+          setTouched(false);
+          window.scrollTo({ top: 0, behavior: 'smooth' });
+        },
+      },
+    );
+  };
+
+  return (
+    <Card title={m.keys.createTitle} subtitle={m.keys.createBody} className="create-card" testId="key-create-form">
+      {atLimit ? (
+        <Notice tone="warning" testId="key-limit-notice">
+          {tpl(m.keys.limitNotice, { limit: num(limit) })}
+        </Notice>
+      ) : null}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <fieldset className="plain-fieldset" disabled={atLimit}>
+          <div className="form-grid form-grid-4">
+            <div className="field span-2">
+              <label className="field-label" htmlFor={`${id}-name`}>
+                {m.keys.name}
+              </label>
+              <input id={`${id}-name`} className="input" value={name} maxLength={100} placeholder={m.keys.namePlaceholder} onChange={(e) => setName(e.target.value)} data-testid="key-create-name" />
+            </div>
+            <div className="field">
+              <label className="field-label" htmlFor={`${id}-product`}>
+                {m.keys.product}
+              </label>
+              <select id={`${id}-product`} className="input" value={product} onChange={(e) => setProduct(e.target.value as ProductSlug)} data-testid="key-create-product">
+                {PRODUCTS.map((p) => (
+                  <option key={p} value={p}>
+                    {m.products[p]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label className="field-label" htmlFor={`${id}-env`}>
+                {m.keys.environment}
+              </label>
+              <select id={`${id}-env`} className="input" value={environment} onChange={(e) => setEnvironment(e.target.value as 'live' | 'sandbox')} data-testid="key-create-environment">
+                <option value="live">{m.keys.environments.live}</option>
+                <option value="sandbox">{m.keys.environments.sandbox}</option>
+              </select>
+            </div>
+            <fieldset className="field span-2 scopes-field">
+              <legend className="field-label">{m.keys.scopes}</legend>
+              <div className="checkbox-row">
+                {SCOPES.map((scope) => (
+                  <label key={scope} className="checkbox">
+                    <input type="checkbox" checked={scopes.includes(scope)} onChange={(e) => toggleScope(scope, e.target.checked)} data-testid={`key-create-scope-${scope}`} />
+                    <span>{m.keys.scopeNames[scope]}</span>
+                  </label>
+                ))}
+              </div>
+              {touched && scopes.length === 0 ? <p className="field-error">{m.keys.scopesRequired}</p> : null}
+            </fieldset>
+            <div className="field">
+              <label className="field-label" htmlFor={`${id}-expires`}>
+                {m.keys.expires}
+              </label>
+              <input id={`${id}-expires`} type="date" className="input" value={expires} min={todayYmd()} onChange={(e) => setExpires(e.target.value)} data-testid="key-create-expires" title={m.keys.expiresHint} />
+            </div>
+            <div className="field">
+              <label className="field-label" htmlFor={`${id}-rate`}>
+                {m.keys.rate}
+              </label>
+              <input
+                id={`${id}-rate`}
+                type="number"
+                min={1}
+                max={10000}
+                step={1}
+                className="input"
+                value={rate}
+                placeholder="10"
+                onChange={(e) => setRate(e.target.value)}
+                data-testid="key-create-rate"
+                aria-invalid={!rateValid}
+                title={m.keys.rateHint}
+              />
+              {!rateValid ? <p className="field-error">{m.keys.rateHint}</p> : null}
+            </div>
+            <div className="field span-3">
+              <label className="field-label" htmlFor={`${id}-ip`}>
+                {m.keys.ip} <span className="muted small">· {m.keys.ipHint}</span>
+              </label>
+              <textarea id={`${id}-ip`} className="input mono" rows={2} value={ips} placeholder={'203.0.113.10\n10.0.0.0/24'} onChange={(e) => setIps(e.target.value)} data-testid="key-create-ip" />
+            </div>
+            <div className="field field-end">
+              <button type="submit" className="btn btn-primary" disabled={!valid || create.isPending} data-testid="key-create-submit">
+                {create.isPending ? <Spinner /> : <IconPlus size={16} />}
+                <span>{create.isPending ? m.keys.submitting : m.keys.submit}</span>
+              </button>
+            </div>
+          </div>
+        </fieldset>
+        {create.isError ? <ErrorBanner error={create.error} testId="key-create-error" /> : null}
+      </form>
+    </Card>
+  );
+}
+
+function KeyActionDialog({
+  pending,
+  onClose,
+  onSecret,
+}: {
+  pending: Pending;
+  onClose: () => void;
+  onSecret: (kind: 'rotated' | 'revealed', secret: string, key: ApiKeyViewDto) => void;
+}) {
+  const { m } = useI18n();
+  const toast = useToast();
+  const reveal = useRevealKey();
+  const rotate = useRotateKey();
+  const revoke = useRevokeKey();
+  const [needPassphrase, setNeedPassphrase] = useState(false);
+  const [passphrase, setPassphrase] = useState('');
+  const name = keyLabel(pending.key, m.keys.unnamed);
+  const passId = useId();
+
+  if (pending.kind === 'reveal') {
+    const error = reveal.error;
+    // The first "passphrase required" answer only opens the field; later errors (a wrong one) are shown.
+    const showError = reveal.isError && (!asksForPassphrase(error) || reveal.variables?.passphrase !== undefined);
+    return (
+      <ConfirmDialog
+        title={m.keys.revealTitle}
+        okLabel={m.keys.reveal}
+        busy={reveal.isPending}
+        okDisabled={needPassphrase && passphrase === ''}
+        onCancel={onClose}
+        onConfirm={() =>
+          reveal.mutate(
+            { id: pending.key.id, confirm: true, passphrase: needPassphrase ? passphrase : undefined },
+            {
+              onSuccess: (result) => onSecret('revealed', result.secret, pending.key),
+              onError: (err) => {
+                if (asksForPassphrase(err)) setNeedPassphrase(true);
+              },
+            },
+          )
+        }
+      >
+        <p>{tpl(m.keys.revealBody, { name })}</p>
+        {needPassphrase ? (
+          <div className="field">
+            <p className="muted small">{m.keys.passphraseBody}</p>
+            <label className="field-label" htmlFor={passId}>
+              {m.keys.passphrase}
+            </label>
+            <input id={passId} type="password" className="input" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="current-password" data-testid="key-passphrase" />
+          </div>
+        ) : null}
+        {showError ? <ErrorBanner error={error} testId="key-action-error" /> : null}
+      </ConfirmDialog>
+    );
+  }
+
+  if (pending.kind === 'rotate') {
+    return (
+      <ConfirmDialog
+        title={m.keys.rotateTitle}
+        okLabel={m.keys.rotateOk}
+        busy={rotate.isPending}
+        onCancel={onClose}
+        onConfirm={() => rotate.mutate({ id: pending.key.id }, { onSuccess: (result) => onSecret('rotated', result.secret, result.key) })}
+      >
+        <p>{tpl(m.keys.rotateBody, { name })}</p>
+        {rotate.isError ? <ErrorBanner error={rotate.error} testId="key-action-error" /> : null}
+      </ConfirmDialog>
+    );
+  }
+
+  return (
+    <ConfirmDialog
+      title={m.keys.revokeTitle}
+      okLabel={m.keys.revokeOk}
+      destructive
+      busy={revoke.isPending}
+      onCancel={onClose}
+      onConfirm={() =>
+        revoke.mutate(
+          { id: pending.key.id },
+          {
+            onSuccess: () => {
+              toast(m.keys.revoked);
+              onClose();
+            },
+          },
+        )
+      }
+    >
+      <p>{tpl(m.keys.revokeBody, { name })}</p>
+      {revoke.isError ? <ErrorBanner error={revoke.error} testId="key-action-error" /> : null}
+    </ConfirmDialog>
+  );
+}

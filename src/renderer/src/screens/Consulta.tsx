@@ -1,0 +1,358 @@
+// Consulta: resolve a CBU/CVU/alias to its holders (priority), plus the credit report by CUIT/CUIL.
+import { useId, useMemo, useState } from 'react';
+import { analyzeAlias, analyzeCbu, describeCbuProgress, normalizeIdentifierInput } from '../../../shared/identifiers';
+import type { LookupData } from '../../../shared/api/lookup';
+import { useBalance, useLookupAccount } from '../api/hooks';
+import { tpl, useI18n } from '../i18n';
+import { formatAccountNumber, formatTaxId, looksLikeCbu } from '../lib/format';
+import { Badge, Card, EmptyState, ErrorBanner, PageHeader, Spinner } from '../components/ui';
+import { CopyButton } from '../components/CopyButton';
+import { IconAlert, IconBank, IconCheck, IconReport, IconSearch, IconX } from '../components/Icons';
+import { CreditReportPanel } from './CreditReport';
+
+type TypeMode = 'auto' | 'cbu' | 'alias';
+type Tab = 'account' | 'report';
+
+export function ConsultaScreen() {
+  const { m } = useI18n();
+  const [tab, setTab] = useState<Tab>('account');
+  return (
+    <>
+      <PageHeader title={m.pages.consulta.title} subtitle={m.pages.consulta.subtitle} />
+      <div className="tabs" role="tablist" aria-label={m.pages.consulta.title}>
+        <button type="button" role="tab" aria-selected={tab === 'account'} className={`tab ${tab === 'account' ? 'active' : ''}`} onClick={() => setTab('account')} data-testid="tab-account">
+          <IconSearch size={16} />
+          <span>{m.lookup.tabAccount}</span>
+        </button>
+        <button type="button" role="tab" aria-selected={tab === 'report'} className={`tab ${tab === 'report' ? 'active' : ''}`} onClick={() => setTab('report')} data-testid="tab-report">
+          <IconReport size={16} />
+          <span>{m.lookup.tabReport}</span>
+        </button>
+      </div>
+      {tab === 'account' ? <AccountLookup /> : <CreditReportPanel />}
+    </>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function Check({ state, label, okText, badText }: { state: boolean | null; label: string; okText?: string; badText?: string }) {
+  const { m } = useI18n();
+  const cls = state === null ? 'pending' : state ? 'ok' : 'bad';
+  return (
+    <li className={`check check-${cls}`} data-state={cls}>
+      <span className="check-icon" aria-hidden="true">
+        {state === null ? <span className="dot" /> : state ? <IconCheck size={14} /> : <IconX size={14} />}
+      </span>
+      <span className="check-label">{label}</span>
+      <span className="check-state">{state === null ? m.lookup.checkPending : state ? `✓ ${okText ?? m.lookup.checkOk}` : `✗ ${badText ?? m.lookup.checkBad}`}</span>
+    </li>
+  );
+}
+
+function useIdentifierCheck(raw: string, mode: TypeMode) {
+  return useMemo(() => {
+    const trimmed = raw.trim();
+    const detected: 'cbu' | 'alias' = looksLikeCbu(raw) ? 'cbu' : 'alias';
+    const type = mode === 'auto' ? detected : mode;
+    if (trimmed === '') return { type, detected, empty: true as const, valid: false };
+    if (type === 'cbu') {
+      const progress = describeCbuProgress(raw);
+      const analysis = analyzeCbu(raw);
+      return { type, detected, empty: false as const, valid: analysis.ok, cbu: { progress, analysis } };
+    }
+    const alias = analyzeAlias(raw);
+    const charsetOk = /^[A-Za-z0-9.]*$/.test(trimmed);
+    const lengthOk = trimmed.length >= 6 && trimmed.length <= 20;
+    return { type, detected, empty: false as const, valid: alias.ok, alias: { analysis: alias, charsetOk, lengthOk, length: trimmed.length } };
+  }, [raw, mode]);
+}
+
+function AccountLookup() {
+  const { m, lang, num } = useI18n();
+  const inputId = useId();
+  const [raw, setRaw] = useState('');
+  const [mode, setMode] = useState<TypeMode>('auto');
+  const lookup = useLookupAccount();
+  const balance = useBalance();
+  const check = useIdentifierCheck(raw, mode);
+  const available = balance.data?.balances.find((b) => b.productSlug === 'cbu')?.balance;
+
+  const submit = () => {
+    if (!check.valid || lookup.isPending) return;
+    const identifier = check.type === 'cbu' ? normalizeIdentifierInput(raw) : raw.trim();
+    lookup.mutate({ identifier, type: check.type });
+  };
+
+  const creditsLeft = lookup.data?.credits_remaining ?? lookup.error?.creditsRemaining;
+
+  const modes: { value: TypeMode; label: string }[] = [
+    { value: 'auto', label: m.lookup.typeAuto },
+    { value: 'cbu', label: m.lookup.typeCbu },
+    { value: 'alias', label: m.lookup.typeAlias },
+  ];
+
+  return (
+    <div className="lookup-grid">
+      <Card className="lookup-form-card">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+        >
+          <label className="field-label" htmlFor={inputId}>
+            {m.lookup.inputLabel}
+          </label>
+          <div className="big-input-wrap">
+            <IconSearch size={20} className="big-input-icon" />
+            <input
+              id={inputId}
+              className="input input-lg mono"
+              value={raw}
+              onChange={(e) => setRaw(e.target.value)}
+              placeholder={m.lookup.placeholder}
+              autoComplete="off"
+              spellCheck={false}
+              autoFocus
+              maxLength={200}
+              data-testid="lookup-input"
+              aria-describedby={`${inputId}-feedback`}
+              aria-invalid={!check.empty && !check.valid}
+            />
+          </div>
+          <p className="field-hint">{m.lookup.hint}</p>
+
+          <div className="type-row">
+            <span className="field-label-inline" id={`${inputId}-type`}>
+              {m.lookup.typeLabel}
+            </span>
+            <div className="segmented" role="radiogroup" aria-labelledby={`${inputId}-type`} data-testid="lookup-type">
+              {modes.map((opt) => (
+                <button
+                  key={opt.value}
+                  type="button"
+                  role="radio"
+                  aria-checked={mode === opt.value}
+                  className={mode === opt.value ? 'on' : ''}
+                  onClick={() => setMode(opt.value)}
+                  data-testid={`lookup-type-${opt.value}`}
+                >
+                  {opt.label}
+                </button>
+              ))}
+            </div>
+          </div>
+
+          <div className="feedback" id={`${inputId}-feedback`} data-testid="lookup-feedback" data-type={check.type} data-valid={String(check.valid)} aria-live="polite">
+            {check.empty ? (
+              <p className="feedback-empty">{m.lookup.emptyHint}</p>
+            ) : (
+              <>
+                <div className="feedback-head">
+                  <Badge tone="info">{check.type === 'cbu' ? m.lookup.detectedCbu : m.lookup.detectedAlias}</Badge>
+                  {mode !== 'auto' ? <span className="muted small">({m.lookup.typeLabel}: {check.type === 'cbu' ? m.lookup.typeCbu : m.lookup.typeAlias})</span> : null}
+                </div>
+                {check.cbu ? <CbuFeedback progress={check.cbu.progress} analysis={check.cbu.analysis} /> : null}
+                {check.alias ? (
+                  <ul className="checks">
+                    <Check state={check.alias.charsetOk} label={m.lookup.aliasCharset} okText={m.lookup.ruleOk} badText={m.lookup.ruleBad} />
+                    <Check state={check.alias.lengthOk} label={tpl(m.lookup.aliasLength, { n: num(check.alias.length) })} okText={m.lookup.ruleOk} badText={m.lookup.ruleBad} />
+                  </ul>
+                ) : null}
+                {check.valid ? (
+                  <p className="feedback-ready">
+                    <IconCheck size={15} /> {check.type === 'cbu' ? m.lookup.readyCbu : m.lookup.readyAlias}
+                  </p>
+                ) : check.cbu && !check.cbu.analysis.ok && check.cbu.analysis.reason !== 'length' ? (
+                  <p className="feedback-error">
+                    <IconAlert size={15} /> {check.cbu.analysis.reason === 'non_digit' ? m.lookup.nonDigit : lang === 'es' ? check.cbu.analysis.messageEs : check.cbu.analysis.message}
+                  </p>
+                ) : null}
+              </>
+            )}
+          </div>
+
+          <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={!check.valid || lookup.isPending} data-testid="lookup-submit">
+            {lookup.isPending ? <Spinner /> : <IconSearch size={18} />}
+            <span>{lookup.isPending ? m.lookup.submitting : m.lookup.submit}</span>
+          </button>
+          {available !== undefined ? (
+            <p className={`cost-note ${available === 0 ? 'is-empty' : ''}`}>{tpl(m.lookup.costNote, { n: num(available) })}</p>
+          ) : null}
+        </form>
+      </Card>
+
+      <div className="lookup-side">
+        {lookup.isError ? (
+          <ErrorBanner
+            error={lookup.error}
+            context="account"
+            testId="lookup-error"
+            extra={
+              creditsLeft !== undefined ? (
+                <div className="banner-credits" data-testid="credits-left" data-credits={creditsLeft}>
+                  {tpl(m.lookup.creditsLeft, { n: num(creditsLeft) })}
+                </div>
+              ) : null
+            }
+          />
+        ) : null}
+        {lookup.data ? (
+          <LookupResultCard data={lookup.data.data} requestId={lookup.data.request_id} creditsLeft={lookup.data.credits_remaining} />
+        ) : lookup.isPending ? (
+          <ResultSkeleton />
+        ) : !lookup.isError ? (
+          <Card className="empty-card">
+            <EmptyState icon={<IconBank size={28} />} title={m.lookup.emptyTitle} body={m.lookup.emptyBody} />
+          </Card>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function CbuFeedback({ progress, analysis }: { progress: ReturnType<typeof describeCbuProgress>; analysis: ReturnType<typeof analyzeCbu> }) {
+  const { m, num } = useI18n();
+  const pct = Math.min(100, (progress.digits / 22) * 100);
+  const over = progress.digits > 22;
+  return (
+    <>
+      <div className="digits-row">
+        <span className="muted small">{m.lookup.digits}</span>
+        <span className={`digits-count ${progress.digits === 22 ? 'ok' : over ? 'bad' : ''}`} data-testid="lookup-digits">
+          {num(progress.digits)}/22
+        </span>
+      </div>
+      <div className={`progress ${over ? 'bad' : progress.complete ? 'ok' : ''}`} aria-hidden="true">
+        <span style={{ width: `${pct}%` }} />
+      </div>
+      <ul className="checks">
+        <Check state={progress.block1Valid} label={m.lookup.block1} />
+        <Check state={progress.block2Valid} label={m.lookup.block2} />
+      </ul>
+      {analysis.ok ? (
+        <p className="feedback-bank">
+          <IconBank size={15} /> {analysis.scheme === 'CVU' ? m.lookup.schemeCvu : m.lookup.schemeCbu} · {tpl(m.lookup.bankDetected, { bank: analysis.bank.name })}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function ResultSkeleton() {
+  return (
+    <Card className="result-card" testId="lookup-loading">
+      <div className="stack-sm">
+        <span className="skeleton" style={{ width: '40%', height: 22 }} />
+        <span className="skeleton" style={{ width: '70%', height: 16 }} />
+        <span className="skeleton" style={{ width: '100%', height: 64 }} />
+        <span className="skeleton" style={{ width: '100%', height: 120 }} />
+      </div>
+    </Card>
+  );
+}
+
+export function LookupResultCard({ data, requestId, creditsLeft }: { data: LookupData; requestId?: string; creditsLeft?: number }) {
+  const { m, num } = useI18n();
+  return (
+    <Card className="result-card" testId="lookup-result">
+      <div className="result-head">
+        <div>
+          <div className="eyebrow">{m.lookup.resultTitle}</div>
+          <div className="result-title">{data.holders[0]?.full_name ?? m.common.none}</div>
+        </div>
+        <div className="badges">
+          <Badge tone={data.active ? 'success' : 'danger'}>{data.active ? m.lookup.active : m.lookup.inactive}</Badge>
+          <Badge tone="accent">{data.account.scheme}</Badge>
+          <Badge>{data.currency}</Badge>
+        </div>
+      </div>
+      {!data.active ? (
+        <div className="inline-warning" role="note">
+          <IconAlert size={16} /> {m.lookup.inactiveWarning}
+        </div>
+      ) : null}
+
+      <div className="section-label">{data.holders.length === 1 ? m.lookup.holderOne : m.lookup.holders}</div>
+      <ul className="holders">
+        {data.holders.map((h, i) => (
+          <li key={`${h.tax_id}-${i}`} className="holder" data-testid="lookup-holder">
+            <div className="holder-avatar" aria-hidden="true">
+              {h.full_name.trim().charAt(0).toUpperCase()}
+            </div>
+            <div className="holder-main">
+              <div className="holder-name">{h.full_name}</div>
+              <div className="holder-meta">
+                <Badge tone="info">{h.tax_id_type}</Badge>
+                <span className="mono" data-testid="holder-tax-id">
+                  {formatTaxId(h.tax_id)}
+                </span>
+                <span className="muted small">· {h.is_individual ? m.lookup.individual : m.lookup.legalEntity}</span>
+              </div>
+            </div>
+            <CopyButton value={formatTaxId(h.tax_id)} label={tpl(m.lookup.copyTaxId, { type: h.tax_id_type })} testId="copy-tax-id" />
+          </li>
+        ))}
+      </ul>
+
+      <dl className="details">
+        <div>
+          <dt>{m.lookup.bank}</dt>
+          <dd>
+            {data.bank.name} <span className="muted mono small">({data.bank.code})</span>
+          </dd>
+        </div>
+        <div>
+          <dt>{m.lookup.accountType}</dt>
+          <dd>{m.lookup.accountTypes[data.account_type]}</dd>
+        </div>
+        <div>
+          <dt>{m.lookup.currency}</dt>
+          <dd>{m.lookup.currencies[data.currency]}</dd>
+        </div>
+        <div>
+          <dt>{m.lookup.status}</dt>
+          <dd>
+            <Badge tone={data.active ? 'success' : 'danger'}>{data.active ? m.lookup.active : m.lookup.inactive}</Badge>
+          </dd>
+        </div>
+        <div className="wide">
+          <dt>{m.lookup.alias}</dt>
+          <dd className="with-copy">
+            <span className="mono">{data.alias}</span>
+            <CopyButton value={data.alias} label={m.lookup.copyAlias} testId="copy-alias" />
+          </dd>
+        </div>
+        <div className="wide">
+          <dt>
+            {m.lookup.number} ({data.account.scheme})
+          </dt>
+          <dd className="with-copy">
+            <span className="mono" data-testid="result-number">
+              {formatAccountNumber(data.account.number)}
+            </span>
+            <CopyButton value={data.account.number} label={m.lookup.copyNumber} testId="copy-number" />
+          </dd>
+        </div>
+      </dl>
+
+      {creditsLeft !== undefined || requestId ? (
+        <div className="result-foot">
+          {creditsLeft !== undefined ? (
+            <span className="credits-pill" data-testid="credits-left" data-credits={creditsLeft}>
+              {tpl(m.lookup.creditsLeft, { n: num(creditsLeft) })}
+            </span>
+          ) : (
+            <span />
+          )}
+          {requestId ? (
+            <span className="muted small mono" title={m.lookup.requestId}>
+              {requestId}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+    </Card>
+  );
+}

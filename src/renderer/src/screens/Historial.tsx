@@ -1,0 +1,335 @@
+// Historial: filtered, paginated lookup history with a detail drawer and CSV export.
+import { useEffect, useId, useState } from 'react';
+import type { HistoryEntry } from '../../../shared/api/history';
+import type { HistoryFilter } from '../../../shared/ipc/contract';
+import { lookupDataSchema } from '../../../shared/api/lookup';
+import { creditReportSchema } from '../../../shared/api/credit';
+import { useExportHistory, useHistory } from '../api/hooks';
+import { tpl, useI18n } from '../i18n';
+import { isPlainObject } from '../lib/format';
+import { titleForCode } from '../lib/errors';
+import { Badge, Card, EmptyState, ErrorBanner, PageHeader, Pager, SkeletonRows, Spinner } from '../components/ui';
+import { Drawer } from '../components/Dialog';
+import { useToast } from '../components/Toast';
+import { IconClock, IconDownload } from '../components/Icons';
+import { LookupResultCard } from './Consulta';
+import { CreditReportCard } from './CreditReport';
+
+const PER_PAGE = 10;
+
+type Status = '' | 'SUCCESS' | 'ERROR';
+type Source = '' | 'WEB' | 'API' | 'BULK';
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const t = window.setTimeout(() => setDebounced(value), ms);
+    return () => window.clearTimeout(t);
+  }, [value, ms]);
+  return debounced;
+}
+
+function errorOf(entry: HistoryEntry): { code: string; message: string } | null {
+  const error = entry.responseData.error;
+  if (isPlainObject(error) && typeof error.code === 'string') return { code: error.code, message: typeof error.message === 'string' ? error.message : '' };
+  return null;
+}
+
+function resultSummary(entry: HistoryEntry): string {
+  const error = errorOf(entry);
+  if (error) return error.code;
+  const holders = entry.responseData.holders;
+  if (Array.isArray(holders)) {
+    return holders
+      .map((h) => (isPlainObject(h) && typeof h.full_name === 'string' ? h.full_name : ''))
+      .filter(Boolean)
+      .join(', ');
+  }
+  const subject = entry.responseData.subject;
+  if (isPlainObject(subject) && typeof subject.full_name === 'string') return subject.full_name;
+  return '';
+}
+
+export function HistorialScreen() {
+  const { m, num, dateTime, results } = useI18n();
+  const toast = useToast();
+  const id = useId();
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [status, setStatus] = useState<Status>('');
+  const [source, setSource] = useState<Source>('');
+  const [q, setQ] = useState('');
+  const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<HistoryEntry | null>(null);
+  const debouncedQ = useDebounced(q.trim(), 300);
+  const rangeInvalid = from !== '' && to !== '' && from > to;
+
+  const filter: HistoryFilter = {
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+    ...(status ? { status } : {}),
+    ...(source ? { source } : {}),
+    ...(debouncedQ ? { q: debouncedQ.slice(0, 64) } : {}),
+  };
+  const filterKey = JSON.stringify(filter);
+  useEffect(() => setPage(1), [filterKey]);
+
+  const history = useHistory({ ...filter, page, per_page: PER_PAGE }, { enabled: !rangeInvalid });
+  const exporter = useExportHistory();
+  const hasFilters = Object.keys(filter).length > 0;
+  const rows = history.data?.data ?? [];
+  const pagination = history.data?.pagination;
+
+  const clear = () => {
+    setFrom('');
+    setTo('');
+    setStatus('');
+    setSource('');
+    setQ('');
+  };
+
+  const exportCsv = () => {
+    exporter.mutate(filter, {
+      onSuccess: (result) => {
+        const csv = result.csv.startsWith('\uFEFF') ? result.csv : `\uFEFF${result.csv}`;
+        const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+        const a = document.createElement('a');
+        a.href = url;
+        a.download = result.fileName || 'historial.csv';
+        a.style.display = 'none';
+        document.body.appendChild(a);
+        a.click();
+        a.remove();
+        window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+        toast(tpl(m.history.exported, { n: num(result.rows) }));
+      },
+    });
+  };
+
+  return (
+    <>
+      <PageHeader
+        title={m.pages.historial.title}
+        subtitle={m.pages.historial.subtitle}
+        actions={
+          <button type="button" className="btn btn-secondary" onClick={exportCsv} disabled={exporter.isPending || rangeInvalid} data-testid="history-export">
+            {exporter.isPending ? <Spinner /> : <IconDownload size={16} />}
+            <span>{exporter.isPending ? m.history.exporting : m.history.export}</span>
+          </button>
+        }
+      />
+      {exporter.isError ? <ErrorBanner error={exporter.error} testId="history-export-error" /> : null}
+
+      <Card className="filters-card">
+        <div className="filters">
+          <div className="field">
+            <label className="field-label" htmlFor={`${id}-from`}>
+              {m.history.from}
+            </label>
+            <input id={`${id}-from`} type="date" className="input" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} data-testid="history-filter-from" />
+          </div>
+          <div className="field">
+            <label className="field-label" htmlFor={`${id}-to`}>
+              {m.history.to}
+            </label>
+            <input id={`${id}-to`} type="date" className="input" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} data-testid="history-filter-to" />
+          </div>
+          <div className="field">
+            <label className="field-label" htmlFor={`${id}-status`}>
+              {m.history.status}
+            </label>
+            <select id={`${id}-status`} className="input" value={status} onChange={(e) => setStatus(e.target.value as Status)} data-testid="history-filter-status">
+              <option value="">{m.common.all}</option>
+              <option value="SUCCESS">{m.history.statuses.SUCCESS}</option>
+              <option value="ERROR">{m.history.statuses.ERROR}</option>
+            </select>
+          </div>
+          <div className="field">
+            <label className="field-label" htmlFor={`${id}-source`}>
+              {m.history.source}
+            </label>
+            <select id={`${id}-source`} className="input" value={source} onChange={(e) => setSource(e.target.value as Source)} data-testid="history-filter-source">
+              <option value="">{m.common.all}</option>
+              <option value="WEB">{m.history.sources.WEB}</option>
+              <option value="API">{m.history.sources.API}</option>
+              <option value="BULK">{m.history.sources.BULK}</option>
+            </select>
+          </div>
+          <div className="field grow">
+            <label className="field-label" htmlFor={`${id}-q`}>
+              {m.history.search}
+            </label>
+            <input id={`${id}-q`} type="search" className="input" value={q} maxLength={64} placeholder={m.history.searchPlaceholder} onChange={(e) => setQ(e.target.value)} data-testid="history-filter-q" />
+          </div>
+          <div className="field field-end">
+            <button type="button" className="btn btn-ghost" onClick={clear} disabled={!hasFilters && q === ''} data-testid="history-filter-clear">
+              {m.history.clear}
+            </button>
+          </div>
+        </div>
+        {rangeInvalid ? (
+          <p className="field-error" role="alert">
+            {m.history.rangeInvalid}
+          </p>
+        ) : null}
+      </Card>
+
+      {history.isError ? <ErrorBanner error={history.error} testId="history-error" onRetry={() => void history.refetch()} /> : null}
+
+      <Card className="table-card">
+        <div className="table-wrap">
+          <table className={`table zebra hoverable ${history.isPlaceholderData ? 'is-stale' : ''}`} data-testid="history-table">
+            <thead>
+              <tr>
+                <th>{m.history.colDate}</th>
+                <th>{m.history.colIdentifier}</th>
+                <th>{m.history.colType}</th>
+                <th>{m.history.colStatus}</th>
+                <th>{m.history.colResult}</th>
+                <th>{m.history.colSource}</th>
+                <th className="num">{m.history.colCredit}</th>
+                <th>{m.history.colUser}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rangeInvalid ? null : history.isPending ? (
+                <SkeletonRows rows={PER_PAGE} cols={8} />
+              ) : (
+                rows.map((entry) => (
+                  <tr
+                    key={entry.id}
+                    className="clickable"
+                    tabIndex={0}
+                    onClick={() => setSelected(entry)}
+                    onKeyDown={(e) => {
+                      if (e.key === 'Enter' || e.key === ' ') {
+                        e.preventDefault();
+                        setSelected(entry);
+                      }
+                    }}
+                    data-testid="history-row"
+                    data-history-id={entry.id}
+                    data-status={entry.status}
+                  >
+                    <td className="nowrap">{dateTime(entry.createdAt)}</td>
+                    <td className="mono ellipsis" title={entry.inputIdentifier}>
+                      {entry.inputIdentifier}
+                    </td>
+                    <td>
+                      <Badge>{entry.inputType}</Badge>
+                    </td>
+                    <td>
+                      <Badge tone={entry.status === 'SUCCESS' ? 'success' : 'danger'}>{m.history.statuses[entry.status]}</Badge>
+                    </td>
+                    <td className="ellipsis result-cell" title={resultSummary(entry)}>
+                      {errorOf(entry) ? <span className="code-chip">{errorOf(entry)?.code}</span> : resultSummary(entry) || m.common.none}
+                    </td>
+                    <td>{m.history.sources[entry.source]}</td>
+                    <td className="num">{num(entry.creditConsumed)}</td>
+                    <td className="ellipsis">{entry.user.name}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+        {rangeInvalid ? (
+          <EmptyState icon={<IconClock size={28} />} title={m.history.rangeInvalid} />
+        ) : !history.isPending && rows.length === 0 && !history.isError ? (
+          <EmptyState
+            icon={<IconClock size={28} />}
+            title={hasFilters ? m.history.emptyFiltered : m.history.emptyTitle}
+            body={hasFilters ? undefined : m.history.emptyBody}
+          >
+            {hasFilters ? (
+              <button type="button" className="btn btn-secondary btn-sm" onClick={clear}>
+                {m.history.clear}
+              </button>
+            ) : null}
+          </EmptyState>
+        ) : null}
+        {pagination && !rangeInvalid ? (
+          <div className="table-foot">
+            <span className="muted small" data-testid="history-total">
+              {results(pagination.total)}
+            </span>
+            <Pager page={pagination.page} pages={pagination.total_pages} onPage={setPage} busy={history.isFetching} />
+          </div>
+        ) : null}
+      </Card>
+
+      {selected ? <HistoryDetail entry={selected} onClose={() => setSelected(null)} /> : null}
+    </>
+  );
+}
+
+function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () => void }) {
+  const { m, num, dateTime } = useI18n();
+  const error = errorOf(entry);
+  const account = lookupDataSchema.safeParse(entry.responseData);
+  const report = account.success ? null : creditReportSchema.safeParse(entry.responseData);
+  return (
+    <Drawer title={m.history.detailTitle} onClose={onClose} testId="history-detail">
+      <div className="detail-head">
+        <div className="mono detail-identifier">{entry.inputIdentifier}</div>
+        <div className="badges">
+          <Badge>{entry.inputType}</Badge>
+          <Badge tone={entry.status === 'SUCCESS' ? 'success' : 'danger'}>{m.history.statuses[entry.status]}</Badge>
+        </div>
+      </div>
+      <dl className="details details-compact">
+        <div>
+          <dt>{m.history.colDate}</dt>
+          <dd>{dateTime(entry.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>{m.history.colUser}</dt>
+          <dd>
+            {entry.user.name} <span className="muted small">{entry.user.email}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>{m.history.colSource}</dt>
+          <dd>{m.history.sources[entry.source]}</dd>
+        </div>
+        <div>
+          <dt>{m.history.creditUsed}</dt>
+          <dd>{entry.creditConsumed > 0 ? num(entry.creditConsumed) : m.history.noCredit}</dd>
+        </div>
+        <div>
+          <dt>{m.history.latency}</dt>
+          <dd>{tpl(m.history.latencyMs, { n: num(entry.upstreamLatencyMs) })}</dd>
+        </div>
+        <div>
+          <dt>{m.history.id}</dt>
+          <dd className="mono small ellipsis" title={entry.id}>
+            {entry.id}
+          </dd>
+        </div>
+      </dl>
+
+      <div className="section-label">{m.history.summary}</div>
+      {error ? (
+        <div className="banner banner-error" data-testid="history-detail-error">
+          <div className="banner-body">
+            <div className="banner-title">
+              {titleForCode(error.code, m, entry.inputType === 'CUIT' ? 'report' : 'account')} <span className="code-chip">{error.code}</span>
+            </div>
+            {error.message ? <div className="banner-detail">{error.message}</div> : null}
+          </div>
+        </div>
+      ) : account.success ? (
+        <LookupResultCard data={account.data} />
+      ) : report?.success ? (
+        <CreditReportCard report={report.data} />
+      ) : (
+        <p className="muted">{m.common.none}</p>
+      )}
+
+      <div className="section-label">{m.history.rawResponse}</div>
+      <pre className="json" data-testid="history-detail-json">
+        {JSON.stringify(entry.responseData, null, 2)}
+      </pre>
+    </Drawer>
+  );
+}

@@ -1,0 +1,308 @@
+// Saldo: balance per product, daily consumption chart (plain SVG), and the admin's purchase form.
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { ProductSlug } from '../../../shared/api/common';
+import type { BalanceEntry } from '../../../shared/api/balance';
+import { useBalance, useDailyConsumption, usePurchaseCredits } from '../api/hooks';
+import { tpl, useI18n } from '../i18n';
+import type { Session } from '../App';
+import { Badge, Card, ErrorBanner, Notice, PageHeader, Skeleton, Spinner } from '../components/ui';
+import { IconPlus, IconReport, IconSearch } from '../components/Icons';
+
+const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
+const DAYS = 30;
+
+export function SaldoScreen({ session }: { session: Session }) {
+  const { m } = useI18n();
+  const balance = useBalance();
+  const isAdmin = session.user.role === 'admin';
+  return (
+    <>
+      <PageHeader title={m.pages.saldo.title} subtitle={m.pages.saldo.subtitle} />
+      {balance.isError ? <ErrorBanner error={balance.error} testId="balance-error" onRetry={() => void balance.refetch()} /> : null}
+      <div className="balance-grid">
+        {PRODUCTS.map((slug) => (
+          <BalanceCard key={slug} slug={slug} entry={balance.data?.balances.find((b) => b.productSlug === slug)} loading={balance.isPending} />
+        ))}
+      </div>
+      <div className={isAdmin ? 'saldo-grid' : ''}>
+        <ConsumptionChart />
+        {isAdmin ? <PurchaseForm /> : null}
+      </div>
+    </>
+  );
+}
+
+function BalanceCard({ slug, entry, loading }: { slug: ProductSlug; entry: BalanceEntry | undefined; loading: boolean }) {
+  const { m, num } = useI18n();
+  const pct = entry && entry.totalPurchased > 0 ? Math.min(100, Math.round((entry.totalConsumed / entry.totalPurchased) * 100)) : 0;
+  const low = entry ? entry.balance === 0 || (entry.totalPurchased > 0 && entry.balance / entry.totalPurchased < 0.1) : false;
+  return (
+    <section className={`card balance-card balance-${slug}`} data-testid={`balance-card-${slug}`} data-balance={entry?.balance}>
+      <div className="balance-top">
+        <div className="balance-icon" aria-hidden="true">
+          {slug === 'cbu' ? <IconSearch size={20} /> : <IconReport size={20} />}
+        </div>
+        <h2 className="card-title">{m.products[slug]}</h2>
+        {entry && low ? <Badge tone={entry.balance === 0 ? 'danger' : 'warning'}>{entry.balance === 0 ? m.balance.noBalance : m.balance.lowBalance}</Badge> : null}
+      </div>
+      {loading || !entry ? (
+        <div className="stack-sm">
+          <Skeleton width={120} height={38} />
+          <Skeleton width="80%" />
+          <Skeleton width="100%" height={8} />
+        </div>
+      ) : (
+        <>
+          <div className="balance-main">
+            <span className="balance-value" data-testid={`balance-available-${slug}`}>
+              {num(entry.balance)}
+            </span>
+            <span className="balance-unit">{m.balance.available}</span>
+          </div>
+          <div className="meter" aria-hidden="true">
+            <span style={{ width: `${pct}%` }} />
+          </div>
+          <div className="balance-foot">
+            <div>
+              <div className="stat-label">{m.balance.purchased}</div>
+              <div className="stat-small" data-testid={`balance-purchased-${slug}`}>{num(entry.totalPurchased)}</div>
+            </div>
+            <div>
+              <div className="stat-label">{m.balance.consumed}</div>
+              <div className="stat-small" data-testid={`balance-consumed-${slug}`}>{num(entry.totalConsumed)}</div>
+            </div>
+            <div className="right muted small">{tpl(m.balance.usage, { pct: num(pct) })}</div>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+function ymdUtc(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** The last `days` calendar days ending today, each with the consumption the API reported (0 if absent). */
+function fillDays(reported: { date: string; consumed: number }[], days: number) {
+  const byDate = new Map(reported.map((d) => [d.date.slice(0, 10), d.consumed]));
+  const lastReported = reported.map((d) => d.date.slice(0, 10)).sort().at(-1);
+  const today = ymdUtc(new Date());
+  const end = lastReported && lastReported > today ? lastReported : today;
+  const endMs = Date.parse(`${end}T00:00:00Z`);
+  return Array.from({ length: days }, (_, i) => {
+    const date = ymdUtc(new Date(endMs - (days - 1 - i) * 86_400_000));
+    return { date, consumed: byDate.get(date) ?? 0 };
+  });
+}
+
+function niceMax(value: number): number {
+  if (value <= 4) return 4;
+  const pow = 10 ** Math.floor(Math.log10(value));
+  for (const step of [1, 2, 2.5, 5, 10]) {
+    if (step * pow >= value) return step * pow;
+  }
+  return 10 * pow;
+}
+
+/** Width of an element in CSS pixels, kept current with a ResizeObserver (so the SVG text never scales). */
+function useWidth<T extends HTMLElement>(fallback: number) {
+  const ref = useRef<T>(null);
+  const [width, setWidth] = useState(fallback);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const update = () => setWidth(Math.max(280, Math.round(el.getBoundingClientRect().width)));
+    update();
+    const observer = new ResizeObserver(update);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width] as const;
+}
+
+function ConsumptionChart() {
+  const { m, num, day, credits } = useI18n();
+  const [product, setProduct] = useState<ProductSlug>('cbu');
+  const consumption = useDailyConsumption(product, DAYS);
+  const days = useMemo(() => fillDays(consumption.data?.days ?? [], DAYS), [consumption.data]);
+  const total = days.reduce((sum, d) => sum + d.consumed, 0);
+  const max = niceMax(Math.max(0, ...days.map((d) => d.consumed)));
+
+  const [wrapRef, W] = useWidth<HTMLDivElement>(720);
+  const H = 230;
+  const pad = { top: 14, right: 8, bottom: 28, left: 40 };
+  const innerW = W - pad.left - pad.right;
+  const innerH = H - pad.top - pad.bottom;
+  const slot = innerW / DAYS;
+  const barW = Math.max(4, slot * 0.62);
+  const ticks = [0, max / 2, max];
+
+  return (
+    <Card
+      title={m.balance.chartTitle}
+      subtitle={`${m.balance.chartSubtitle} · ${tpl(m.balance.chartTotal, { n: credits(total) })}`}
+      className="chart-card"
+      testId="consumption-chart"
+      actions={
+        <div className="segmented small" role="radiogroup" aria-label={m.balance.chartProduct}>
+          {PRODUCTS.map((slug) => (
+            <button key={slug} type="button" role="radio" aria-checked={product === slug} className={product === slug ? 'on' : ''} onClick={() => setProduct(slug)} data-testid={`chart-product-${slug}`}>
+              {m.products[slug]}
+            </button>
+          ))}
+        </div>
+      }
+    >
+      {consumption.isError ? <ErrorBanner error={consumption.error} onRetry={() => void consumption.refetch()} /> : null}
+      <div className="chart-wrap" ref={wrapRef}>
+        {consumption.isPending ? (
+          <Skeleton width="100%" height={H} />
+        ) : (
+          <>
+            <svg width={W} height={H} viewBox={`0 0 ${W} ${H}`} className="chart" role="img" aria-label={`${m.balance.chartTitle}: ${credits(total)}`}>
+              {ticks.map((t) => {
+                const y = pad.top + innerH - (t / max) * innerH;
+                return (
+                  <g key={t}>
+                    <line x1={pad.left} x2={W - pad.right} y1={y} y2={y} className={t === 0 ? 'axis' : 'grid'} />
+                    <text x={pad.left - 8} y={y + 4} textAnchor="end" className="tick">
+                      {num(t)}
+                    </text>
+                  </g>
+                );
+              })}
+              {days.map((d, i) => {
+                const h = (d.consumed / max) * innerH;
+                const x = pad.left + i * slot + (slot - barW) / 2;
+                const y = pad.top + innerH - h;
+                const label = `${day(d.date, { day: 'numeric', month: 'short' })}: ${credits(d.consumed)}`;
+                return (
+                  <g key={d.date} className="bar-group">
+                    <rect x={pad.left + i * slot} y={pad.top} width={slot} height={innerH} className="bar-hit">
+                      <title>{label}</title>
+                    </rect>
+                    {d.consumed > 0 ? (
+                      <rect x={x} y={y} width={barW} height={Math.max(h, 2)} rx={2.5} className="bar">
+                        <title>{label}</title>
+                      </rect>
+                    ) : (
+                      <rect x={x} y={pad.top + innerH - 1.5} width={barW} height={1.5} className="bar-zero" />
+                    )}
+                    {(W > 900 ? i % 3 === 0 || i === DAYS - 1 : i % 5 === 4 || i === 0) ? (
+                      <text x={pad.left + i * slot + slot / 2} y={H - 8} textAnchor="middle" className="tick">
+                        {day(d.date, { day: '2-digit', month: '2-digit' })}
+                      </text>
+                    ) : null}
+                  </g>
+                );
+              })}
+            </svg>
+            {total === 0 ? <div className="chart-empty muted">{m.balance.chartEmpty}</div> : null}
+          </>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+function PurchaseForm() {
+  const { m, num, credits } = useI18n();
+  const id = useId();
+  const [product, setProduct] = useState<ProductSlug>('cbu');
+  const [amount, setAmount] = useState('');
+  const [reference, setReference] = useState('');
+  const purchase = usePurchaseCredits();
+  const parsed = /^\d{1,9}$/.test(amount.trim()) ? Number(amount.trim()) : NaN;
+  const valid = Number.isInteger(parsed) && parsed >= 1 && parsed <= 100_000_000;
+
+  const submit = () => {
+    if (!valid || purchase.isPending) return;
+    const ref = reference.trim();
+    purchase.mutate(
+      { product, amount: parsed, reference: ref === '' ? undefined : ref },
+      {
+        onSuccess: (result) => {
+          if (result.added) {
+            setAmount('');
+            setReference('');
+          }
+        },
+      },
+    );
+  };
+
+  const last = purchase.data;
+  const lastInput = purchase.variables;
+  return (
+    <Card title={m.balance.purchaseTitle} subtitle={m.balance.purchaseBody} className="purchase-card" testId="purchase-form">
+      <form
+        className="form-stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-product`}>
+            {m.balance.product}
+          </label>
+          <select id={`${id}-product`} className="input" value={product} onChange={(e) => setProduct(e.target.value as ProductSlug)} data-testid="purchase-product">
+            {PRODUCTS.map((slug) => (
+              <option key={slug} value={slug}>
+                {m.products[slug]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-amount`}>
+            {m.balance.amount}
+          </label>
+          <input
+            id={`${id}-amount`}
+            className="input"
+            inputMode="numeric"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            placeholder="500"
+            data-testid="purchase-amount"
+            aria-invalid={amount !== '' && !valid}
+          />
+          {amount !== '' && !valid ? <p className="field-error">{m.balance.amountInvalid}</p> : null}
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-reference`}>
+            {m.balance.reference}
+          </label>
+          <input
+            id={`${id}-reference`}
+            className="input"
+            value={reference}
+            onChange={(e) => setReference(e.target.value)}
+            placeholder={m.balance.referencePlaceholder}
+            maxLength={200}
+            data-testid="purchase-reference"
+          />
+        </div>
+        <button type="submit" className="btn btn-primary" disabled={!valid || purchase.isPending} data-testid="purchase-submit">
+          {purchase.isPending ? <Spinner /> : <IconPlus size={16} />}
+          <span>{purchase.isPending ? m.balance.submitting : m.balance.submit}</span>
+        </button>
+        {purchase.isError ? <ErrorBanner error={purchase.error} testId="purchase-error" /> : null}
+        {last && purchase.isSuccess ? (
+          last.added ? (
+            <Notice tone="success" testId="purchase-result">
+              {tpl(m.balance.added, { amount: credits(lastInput?.amount ?? 0), balance: num(last.balance) })}
+            </Notice>
+          ) : (
+            <Notice tone="warning" testId="purchase-result">
+              {tpl(m.balance.alreadyAdded, { balance: num(last.balance) })}
+            </Notice>
+          )
+        ) : null}
+      </form>
+    </Card>
+  );
+}
+
