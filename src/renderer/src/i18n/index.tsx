@@ -60,7 +60,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     const m = CATALOGS[lang];
     const locale = m.locale;
     const numberFmt = new Intl.NumberFormat(locale);
-    const dateTimeFmt = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
+    const dateTimeFmt = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', hourCycle: 'h23' });
     const dateFmt = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
     const relFmt = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
     const parse = (iso: string | null | undefined): Date | null => {

@@ -65,8 +65,9 @@ export function HistorialScreen() {
   const rangeInvalid = from !== '' && to !== '' && from > to;
 
   const filter: HistoryFilter = {
-    ...(from ? { from } : {}),
-    ...(to ? { to } : {}),
+    // The table shows local times, so a picked day means that local day: send its exact bounds.
+    ...(from ? { from: new Date(`${from}T00:00:00`).toISOString() } : {}),
+    ...(to ? { to: new Date(`${to}T23:59:59.999`).toISOString() } : {}),
     ...(status ? { status } : {}),
     ...(source ? { source } : {}),
     ...(debouncedQ ? { q: debouncedQ.slice(0, 64) } : {}),

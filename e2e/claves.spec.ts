@@ -1,0 +1,267 @@
+// Claves: a key created in the UI is shown once and works on the localhost API; reveal (after a
+// confirmation) shows the same secret; rotate replaces it (old 401, new 200); revoke (confirmed)
+// applies to the very next request; the audit trail names every action. Also: create-form
+// restrictions (IP whitelist, sandbox) and the active-key limit.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { apiGet, expect, openApp, test } from './fixtures';
+import type { E2eState } from './state';
+
+const KEY_NAME = `ERP e2e ${Date.now().toString(36)}`;
+let keyId = '';
+let firstSecret = '';
+let rotatedSecret = '';
+
+function cliEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.TITULAR_PASSPHRASE;
+  delete env.TITULAR_DATA_DIR;
+  return env;
+}
+
+const rowOf = (page: Page, name: string) => page.getByTestId('key-row').filter({ hasText: name });
+
+async function openClaves(page: Page, state: E2eState): Promise<void> {
+  await openApp(page, state, 'admin', 'claves');
+  await expect(page.getByTestId('key-create-submit')).toBeVisible();
+  await expect(page.locator('[data-testid="keys-table"] .skeleton-row')).toHaveCount(0);
+}
+
+test.describe.serial('key lifecycle', () => {
+  test('create: the secret is shown once and works on the API', async ({ page, state }) => {
+    await openClaves(page, state);
+    const submit = page.getByTestId('key-create-submit');
+    // No scope chosen: cannot be created.
+    await page.getByTestId('key-create-name').fill(KEY_NAME);
+    await expect(submit).toBeDisabled();
+
+    await page.getByTestId('key-create-product').selectOption('cbu');
+    await page.getByTestId('key-create-environment').selectOption('live');
+    await page.getByTestId('key-create-scope-lookup').check();
+    await page.getByTestId('key-create-scope-balance').check();
+    await page.getByTestId('key-create-scope-history').check();
+    await page.getByTestId('key-create-rate').fill('25');
+    await expect(submit).toBeEnabled();
+    await submit.click();
+
+    const secret = page.getByTestId('key-secret');
+    await expect(secret).toBeVisible();
+    await expect(page.getByTestId('key-secret-box')).toHaveAttribute('data-kind', 'created');
+    firstSecret = (await secret.innerText()).trim();
+    expect(firstSecret).toMatch(/^sk_live_\S{20,}$/);
+
+    const row = rowOf(page, KEY_NAME);
+    await expect(row).toHaveCount(1);
+    await expect(row).toHaveAttribute('data-status', 'active');
+    await expect(row).toContainText('Consulta CBU');
+    await expect(row).toContainText('Live');
+    await expect(row).toContainText('Consultas');
+    await expect(row).toContainText('Saldo');
+    await expect(row).toContainText('Historial');
+    await expect(row).toContainText('Activa');
+    await expect(row).toContainText('Ada Admin');
+    // The list shows a prefix, never the secret.
+    await expect(row).not.toContainText(firstSecret);
+    keyId = (await row.getAttribute('data-key-id'))!;
+    expect(keyId).toBeTruthy();
+    // The form is reset for the next key.
+    await expect(page.getByTestId('key-create-name')).toHaveValue('');
+    await expect(page.getByTestId('key-create-scope-lookup')).not.toBeChecked();
+
+    const balance = await apiGet(state, '/api/v1/balance', firstSecret);
+    expect(balance.status).toBe(200);
+    expect(balance.body.balances.map((b: { productSlug: string }) => b.productSlug)).toContain('cbu');
+    const history = await apiGet(state, '/api/v1/history?per_page=5', firstSecret);
+    expect(history.status).toBe(200);
+
+    // Dismissed, it is gone for good: a fresh load does not show it again.
+    await page.getByTestId('key-secret-dismiss').click();
+    await expect(page.getByTestId('key-secret')).toHaveCount(0);
+    await page.reload();
+    await expect(rowOf(page, KEY_NAME)).toHaveCount(1);
+    await expect(page.getByTestId('key-secret')).toHaveCount(0);
+    await expect(page.getByText(firstSecret)).toHaveCount(0);
+  });
+
+  test('reveal asks for confirmation and shows the same secret', async ({ page, state }) => {
+    await openClaves(page, state);
+    const row = page.locator(`[data-testid="key-row"][data-key-id="${keyId}"]`);
+
+    // Cancel reveals nothing.
+    await row.getByTestId('key-reveal').click();
+    await expect(page.getByRole('dialog')).toContainText(KEY_NAME);
+    await page.getByTestId('confirm-cancel').click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page.getByTestId('key-secret')).toHaveCount(0);
+
+    await row.getByTestId('key-reveal').click();
+    await page.getByTestId('confirm-ok').click();
+    await expect(page.getByTestId('key-secret-box')).toHaveAttribute('data-kind', 'revealed');
+    await expect(page.getByTestId('key-secret')).toHaveText(firstSecret);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('rotate gives a new secret: the old one is refused, the new one works', async ({ page, state }) => {
+    await openClaves(page, state);
+    const row = page.locator(`[data-testid="key-row"][data-key-id="${keyId}"]`);
+    await row.getByTestId('key-rotate').click();
+    await expect(page.getByRole('dialog')).toContainText(KEY_NAME);
+    await page.getByTestId('confirm-ok').click();
+
+    await expect(page.getByTestId('key-secret-box')).toHaveAttribute('data-kind', 'rotated');
+    rotatedSecret = (await page.getByTestId('key-secret').innerText()).trim();
+    expect(rotatedSecret).toMatch(/^sk_live_\S{20,}$/);
+    expect(rotatedSecret).not.toBe(firstSecret);
+    // Same key (same id), still active.
+    await expect(row).toHaveAttribute('data-status', 'active');
+
+    const old = await apiGet(state, '/api/v1/balance', firstSecret);
+    expect(old.status).toBe(401);
+    expect(old.body.error.code).toBe('UNAUTHORIZED');
+    const fresh = await apiGet(state, '/api/v1/balance', rotatedSecret);
+    expect(fresh.status).toBe(200);
+  });
+
+  test('revoke, once confirmed, refuses the key on the very next request', async ({ page, state }) => {
+    await openClaves(page, state);
+    const row = page.locator(`[data-testid="key-row"][data-key-id="${keyId}"]`);
+
+    // Cancelling keeps the key working.
+    await row.getByTestId('key-revoke').click();
+    await expect(page.getByRole('dialog')).toContainText('no se puede deshacer');
+    await page.getByTestId('confirm-cancel').click();
+    await expect(row).toHaveAttribute('data-status', 'active');
+    expect((await apiGet(state, '/api/v1/balance', rotatedSecret)).status).toBe(200);
+
+    await row.getByTestId('key-revoke').click();
+    await page.getByTestId('confirm-ok').click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(row).toHaveAttribute('data-status', 'revoked');
+    await expect(row).toContainText('Revocada');
+    await expect(row.getByTestId('key-reveal')).toHaveCount(0);
+    await expect(row.getByTestId('key-rotate')).toHaveCount(0);
+    await expect(row.getByTestId('key-revoke')).toHaveCount(0);
+
+    const refused = await apiGet(state, '/api/v1/balance', rotatedSecret);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('UNAUTHORIZED');
+    expect((await apiGet(state, `/api/v1/lookup?identifier=0110001300000012345674&type=cbu`, rotatedSecret)).status).toBe(401);
+  });
+
+  test('the audit trail lists create, reveal, rotate and revoke of the key', async ({ page, state }) => {
+    await openClaves(page, state);
+    const audit = page.getByTestId('audit-table');
+    await expect(audit).toBeVisible();
+    const ours = audit.getByTestId('audit-row').filter({ hasText: KEY_NAME });
+    await expect(ours).toHaveCount(4);
+    const actions = await ours.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-action')));
+    // Newest first.
+    expect(actions).toEqual(['key.revoked', 'key.rotated', 'key.revealed', 'key.created']);
+    await expect(ours.nth(0)).toContainText('Revocó una clave');
+    await expect(ours.nth(1)).toContainText('Rotó una clave');
+    await expect(ours.nth(2)).toContainText('Reveló una clave');
+    await expect(ours.nth(3)).toContainText('Creó una clave');
+    for (let i = 0; i < 4; i++) await expect(ours.nth(i)).toContainText('Ada Admin');
+    // The secret is in no audit row.
+    await expect(audit).not.toContainText(rotatedSecret);
+    await expect(audit).not.toContainText(firstSecret);
+
+    // The "Claves" filter keeps them; "Usuarios" hides them.
+    await page.getByTestId('audit-filter-api_key').click();
+    await expect(ours).toHaveCount(4);
+    await page.getByTestId('audit-filter-user').click();
+    await expect(ours).toHaveCount(0);
+  });
+});
+
+test('a key restricted to another IP is refused from localhost; a sandbox key is sk_test_', async ({ page, state }) => {
+  await openClaves(page, state);
+  const name = `Solo oficina ${Date.now().toString(36)}`;
+  await page.getByTestId('key-create-name').fill(name);
+  await page.getByTestId('key-create-environment').selectOption('sandbox');
+  await page.getByTestId('key-create-scope-balance').check();
+  await page.getByTestId('key-create-ip').fill('203.0.113.10\n10.0.0.0/24');
+  await page.getByTestId('key-create-submit').click();
+  const secret = (await page.getByTestId('key-secret').innerText()).trim();
+  expect(secret).toMatch(/^sk_test_/);
+  const row = rowOf(page, name);
+  await expect(row).toContainText('Sandbox');
+
+  const refused = await apiGet(state, '/api/v1/balance', secret);
+  expect(refused.status).toBe(403);
+  expect(refused.body.error.code).toBe('FORBIDDEN');
+
+  // Clean up: revoke it so the active-key count stays low.
+  await row.getByTestId('key-revoke').click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(row).toHaveAttribute('data-status', 'revoked');
+});
+
+test('at the active-key limit the form is disabled and says why', async ({ page, state }) => {
+  const cli = (...args: string[]) =>
+    execFileSync(process.execPath, [path.resolve(__dirname, '..', 'out', 'main', 'cli.js'), ...args, '--data-dir', state.dataDir, '--json'], {
+      encoding: 'utf8',
+      timeout: 15_000,
+      env: cliEnv(),
+    });
+  const active = (JSON.parse(cli('keys', 'list')) as { keys: { id: string; status: string }[] }).keys.filter((k) => k.status === 'active').length;
+  const created: string[] = [];
+  try {
+    for (let i = active; i < 10; i++) created.push((JSON.parse(cli('keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--name', `Relleno ${i}`)) as { id: string }).id);
+
+    await openClaves(page, state);
+    await expect(page.getByTestId('key-limit-notice')).toContainText('límite de 10 claves activas');
+    await expect(page.getByTestId('key-active-count')).toContainText('10 de 10');
+    await expect(page.getByTestId('key-create-submit')).toBeDisabled();
+    await expect(page.getByTestId('key-create-name')).toBeDisabled();
+  } finally {
+    for (const id of created) cli('keys', 'revoke', id);
+  }
+  await page.reload();
+  await expect(page.getByTestId('key-create-submit')).toBeVisible();
+  await expect(page.getByTestId('key-limit-notice')).toHaveCount(0);
+});
+
+test('a locked vault keeps the API working, and unlocks again from the screen', async ({ page, state }) => {
+  await openClaves(page, state);
+  const name = `Bóveda ${Date.now().toString(36)}`;
+  await page.getByTestId('key-create-name').fill(name);
+  await page.getByTestId('key-create-scope-balance').check();
+  await page.getByTestId('key-create-submit').click();
+  const secret = (await page.getByTestId('key-secret').innerText()).trim();
+  await page.getByTestId('key-secret-dismiss').click();
+  const row = rowOf(page, name);
+
+  try {
+    await page.getByTestId('vault-lock').click();
+    await expect(page.getByTestId('vault-locked')).toBeVisible();
+    await expect(page.getByTestId('vault-locked')).toContainText('bloqueada');
+    await expect(page.getByTestId('vault-lock')).toHaveCount(0);
+    // Authentication does not need the vault: the key keeps working.
+    expect((await apiGet(state, '/api/v1/balance', secret)).status).toBe(200);
+
+    // Revealing needs it: the dialog says so, and no secret is shown.
+    await row.getByTestId('key-reveal').click();
+    await page.getByTestId('confirm-ok').click();
+    await expect(page.getByTestId('key-action-error')).toBeVisible();
+    await expect(page.getByTestId('key-secret')).toHaveCount(0);
+    await page.getByTestId('confirm-cancel').click();
+
+    await page.getByTestId('vault-unlock').click();
+    await expect(page.getByTestId('vault-locked')).toHaveCount(0);
+    await expect(page.getByTestId('vault-lock')).toBeVisible();
+    await row.getByTestId('key-reveal').click();
+    await page.getByTestId('confirm-ok').click();
+    await expect(page.getByTestId('key-secret')).toHaveText(secret);
+  } finally {
+    // Never leave the admin server's vault locked for the specs that follow.
+    await page.evaluate(async () => {
+      const token = window.sessionStorage.getItem('titular.session');
+      await fetch('/bridge/vault.unlock', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Session ${token}` }, body: '{}' });
+    });
+  }
+  await row.getByTestId('key-revoke').click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(row).toHaveAttribute('data-status', 'revoked');
+});

@@ -1,0 +1,87 @@
+// Consulta: a lookup that resolves, a CBU with a bad check digit, and a valid CBU that is not found.
+import { ACCOUNTS, BAD_CHECK_DIGIT_CBU, NOT_FOUND_CBU } from './data';
+import { expect, goTo, lookup, openApp, readBalance, test } from './fixtures';
+
+test('a CBU in the directory shows holder, CUIL, bank and account type, and uses one credit', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'saldo');
+  const before = await readBalance(page, 'cbu');
+  await goTo(page, 'consulta');
+
+  // Pasted with spaces: normalized before the lookup.
+  const account = ACCOUNTS.nacion;
+  await page.getByTestId('lookup-input').fill(`${account.cbu.slice(0, 8)} ${account.cbu.slice(8)}`);
+  const feedback = page.getByTestId('lookup-feedback');
+  await expect(feedback).toHaveAttribute('data-valid', 'true');
+  await expect(feedback).toHaveAttribute('data-type', 'cbu');
+  await expect(feedback).toContainText('Banco de la Nación Argentina');
+
+  expect(await lookup(page, account.cbu)).toBe('result');
+  const result = page.getByTestId('lookup-result');
+  await expect(result).toContainText(account.holder);
+  await expect(result.getByTestId('holder-tax-id')).toHaveText(account.taxId);
+  await expect(result).toContainText('CUIL');
+  await expect(result).toContainText(account.bank);
+  await expect(result).toContainText('Cuenta corriente');
+  await expect(result).toContainText('Pesos (ARS)');
+  await expect(result).toContainText('Activa');
+  await expect(result.getByTestId('result-number')).toHaveText('01100013 00000012345674');
+  await expect(page.getByTestId('lookup-error')).toHaveCount(0);
+
+  // The credits left come from the answer, one less than before.
+  const left = result.getByTestId('credits-left');
+  await expect(left).toHaveAttribute('data-credits', String(before - 1));
+  await expect(left).toContainText(`Te quedan ${(before - 1).toLocaleString('es-AR')} créditos`);
+  await goTo(page, 'saldo');
+  expect(await readBalance(page, 'cbu')).toBe(before - 1);
+});
+
+test('a joint USD account lists both holders', async ({ page, state }) => {
+  await openApp(page, state);
+  expect(await lookup(page, ACCOUNTS.galicia.alias)).toBe('result');
+  const result = page.getByTestId('lookup-result');
+  await expect(result.getByTestId('lookup-holder')).toHaveCount(2);
+  await expect(result).toContainText('Juan Carlos Pérez');
+  await expect(result).toContainText('Ana López');
+  await expect(result).toContainText('Caja de ahorro');
+  await expect(result).toContainText('Dólares (USD)');
+});
+
+test('a CBU with a bad check digit is caught while typing and cannot be submitted', async ({ page, state }) => {
+  await openApp(page, state);
+  await page.getByTestId('lookup-input').fill(BAD_CHECK_DIGIT_CBU);
+  const feedback = page.getByTestId('lookup-feedback');
+  await expect(feedback).toHaveAttribute('data-valid', 'false');
+  await expect(feedback).toHaveAttribute('data-type', 'cbu');
+  // The second block's check fails, the first passes; the message names the check digit.
+  await expect(feedback.locator('[data-state="bad"]')).toHaveCount(1);
+  await expect(feedback.locator('[data-state="ok"]')).toHaveCount(1);
+  await expect(feedback.locator('[data-state="bad"]')).toContainText(/inválido/);
+  await expect(feedback).toContainText(/dígito verificador.*no es válido/);
+  await expect(page.getByTestId('lookup-input')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('lookup-submit')).toBeDisabled();
+
+  // Enter does not submit it either, and no account data is shown.
+  await page.getByTestId('lookup-input').press('Enter');
+  await expect(page.getByTestId('lookup-result')).toHaveCount(0);
+  await expect(page.getByTestId('lookup-error')).toHaveCount(0);
+  await expect(page.getByText(ACCOUNTS.nacion.holder)).toHaveCount(0);
+
+  // Fixing the digit makes it valid again.
+  await page.getByTestId('lookup-input').fill(ACCOUNTS.nacion.cbu);
+  await expect(feedback).toHaveAttribute('data-valid', 'true');
+  await expect(page.getByTestId('lookup-submit')).toBeEnabled();
+});
+
+test('a valid CBU that is not in the directory answers PA011 and shows no account', async ({ page, state }) => {
+  await openApp(page, state);
+  await page.getByTestId('lookup-input').fill(NOT_FOUND_CBU);
+  await expect(page.getByTestId('lookup-feedback')).toHaveAttribute('data-valid', 'true');
+  expect(await lookup(page, NOT_FOUND_CBU)).toBe('error');
+  const error = page.getByTestId('lookup-error');
+  await expect(error).toHaveAttribute('data-error-code', 'PA011');
+  await expect(error).toContainText('No encontramos ninguna cuenta para ese identificador.');
+  await expect(error).toContainText('PA011');
+  // A not-found lookup is charged: the banner says how many credits are left.
+  await expect(error.getByTestId('credits-left')).toHaveAttribute('data-credits', /^\d+$/);
+  await expect(page.getByTestId('lookup-result')).toHaveCount(0);
+});

@@ -1,0 +1,217 @@
+// Historial: lookups are listed; status, source, text and date filters; the detail drawer shows the
+// stored response; "Exportar CSV" downloads the filtered history.
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { ACCOUNTS, NOT_FOUND_CBU } from './data';
+import { expect, lookup, openApp, test } from './fixtures';
+import { readState } from './state';
+
+const rows = (page: Page) => page.getByTestId('history-row');
+
+function ymd(offsetDays: number): string {
+  const d = new Date(Date.now() + offsetDays * 86_400_000);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Waits until the table shows fresh rows for the current filters (not the previous page's). */
+async function settled(page: Page): Promise<void> {
+  await expect(page.getByTestId('history-table')).not.toHaveClass(/is-stale/);
+  await expect(page.locator('.skeleton-row')).toHaveCount(0);
+}
+
+test.beforeAll(async ({ browser }) => {
+  // Lookups of this spec: two that resolve (a CBU and an alias) and one not found (ERROR).
+  const state = readState();
+  const page = await browser.newPage();
+  try {
+    await openApp(page, state);
+    expect(await lookup(page, ACCOUNTS.company.cbu)).toBe('result');
+    expect(await lookup(page, NOT_FOUND_CBU)).toBe('error');
+    expect(await lookup(page, ACCOUNTS.cvu.alias)).toBe('result');
+  } finally {
+    await page.close();
+  }
+});
+
+test('the latest lookups are listed, newest first, with their outcome', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'historial');
+  await settled(page);
+  await expect(rows(page).first()).toBeVisible();
+  const firstThree = rows(page).locator('td:nth-child(2)');
+  await expect(firstThree.nth(0)).toHaveText(ACCOUNTS.cvu.alias);
+  await expect(firstThree.nth(1)).toHaveText(NOT_FOUND_CBU);
+  await expect(firstThree.nth(2)).toHaveText(ACCOUNTS.company.cbu);
+
+  const ok = rows(page).nth(0);
+  await expect(ok).toHaveAttribute('data-status', 'SUCCESS');
+  await expect(ok).toContainText('Exitosa');
+  await expect(ok).toContainText('Martín Rodríguez');
+  await expect(ok).toContainText('Ada Admin');
+  const notFound = rows(page).nth(1);
+  await expect(notFound).toHaveAttribute('data-status', 'ERROR');
+  await expect(notFound).toContainText('PA011');
+  await expect(page.getByTestId('history-total')).toContainText('resultados');
+});
+
+test('filtering by status ERROR shows only error rows; by source only that source', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'historial');
+  await settled(page);
+  const total = await rows(page).count();
+
+  await page.getByTestId('history-filter-status').selectOption('ERROR');
+  await settled(page);
+  await expect(rows(page).first()).toHaveAttribute('data-status', 'ERROR');
+  const statuses = await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-status')));
+  expect(statuses.length).toBeGreaterThan(0);
+  expect(statuses.length).toBeLessThan(total);
+  expect(new Set(statuses)).toEqual(new Set(['ERROR']));
+  await expect(rows(page).filter({ hasText: NOT_FOUND_CBU }).first()).toBeVisible();
+  await expect(rows(page).filter({ hasText: ACCOUNTS.company.cbu })).toHaveCount(0);
+
+  await page.getByTestId('history-filter-status').selectOption('SUCCESS');
+  await settled(page);
+  await expect(rows(page).first()).toHaveAttribute('data-status', 'SUCCESS');
+  const successes = await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-status')));
+  expect(new Set(successes)).toEqual(new Set(['SUCCESS']));
+
+  // Every lookup of this run was made from the UI: source "Escritorio"; none through the API.
+  await page.getByTestId('history-filter-status').selectOption('');
+  await page.getByTestId('history-filter-source').selectOption('API');
+  await settled(page);
+  await expect(rows(page)).toHaveCount(0);
+  await expect(page.getByText('Ninguna consulta coincide con los filtros.')).toBeVisible();
+  await page.getByTestId('history-filter-source').selectOption('WEB');
+  await settled(page);
+  await expect(rows(page).first()).toBeVisible();
+  const sources = await rows(page).locator('td:nth-child(6)').allInnerTexts();
+  expect(new Set(sources)).toEqual(new Set(['Escritorio']));
+});
+
+test('the text search narrows the list to matching identifiers', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'historial');
+  await settled(page);
+  const total = await rows(page).count();
+  expect(total).toBeGreaterThan(1);
+
+  await page.getByTestId('history-filter-q').fill('07202102');
+  await expect(rows(page)).toHaveCount(1);
+  await settled(page);
+  const identifiers = await rows(page).locator('td:nth-child(2)').allInnerTexts();
+  expect(identifiers).toEqual([ACCOUNTS.company.cbu]);
+
+  await page.getByTestId('history-filter-q').fill('rodriguez');
+  await expect(rows(page).first()).toContainText(ACCOUNTS.cvu.alias);
+  await settled(page);
+  for (const id of await rows(page).locator('td:nth-child(2)').allInnerTexts()) expect(id).toContain('rodriguez');
+
+  await page.getByTestId('history-filter-q').fill('no.existe.nada');
+  await expect(rows(page)).toHaveCount(0);
+  await expect(page.getByText('Ninguna consulta coincide con los filtros.')).toBeVisible();
+
+  await page.getByTestId('history-filter-clear').click();
+  await expect(page.getByTestId('history-filter-q')).toHaveValue('');
+  await expect(rows(page)).toHaveCount(total);
+});
+
+test('date filters: a range in the future is empty, one around today lists the lookups', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'historial');
+  await settled(page);
+  await page.getByTestId('history-filter-from').fill(ymd(2));
+  await expect(rows(page)).toHaveCount(0);
+  await expect(page.getByText('Ninguna consulta coincide con los filtros.')).toBeVisible();
+
+  await page.getByTestId('history-filter-from').fill(ymd(-2));
+  await page.getByTestId('history-filter-to').fill(ymd(2));
+  await settled(page);
+  await expect(rows(page).filter({ hasText: ACCOUNTS.company.cbu }).first()).toBeVisible();
+});
+
+test('the detail shows the stored response of a lookup', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'historial');
+  await settled(page);
+  await page.getByTestId('history-filter-q').fill(ACCOUNTS.company.cbu);
+  await expect(rows(page)).toHaveCount(1);
+  await rows(page).first().click();
+
+  const detail = page.getByTestId('history-detail');
+  await expect(detail).toBeVisible();
+  await expect(detail).toContainText(ACCOUNTS.company.cbu);
+  await expect(detail.getByTestId('lookup-result')).toContainText(ACCOUNTS.company.holder);
+  await expect(detail.getByTestId('lookup-result')).toContainText('Persona jurídica');
+  await expect(detail.getByTestId('holder-tax-id')).toHaveText(ACCOUNTS.company.taxId);
+  const json = JSON.parse(await detail.getByTestId('history-detail-json').innerText());
+  expect(json.holders[0]).toMatchObject({ full_name: ACCOUNTS.company.holder, tax_id: '30712345671', tax_id_type: 'CUIT', is_individual: false });
+  expect(json.account).toEqual({ scheme: 'CBU', number: ACCOUNTS.company.cbu });
+
+  // Escape closes it.
+  await page.keyboard.press('Escape');
+  await expect(detail).toHaveCount(0);
+
+  // An error entry shows the stored error.
+  await page.getByTestId('history-filter-q').fill(NOT_FOUND_CBU);
+  await expect(rows(page).first()).toContainText(NOT_FOUND_CBU);
+  await settled(page);
+  await rows(page).first().click();
+  await expect(detail.getByTestId('history-detail-error')).toContainText('PA011');
+  await expect(detail.getByTestId('history-detail-error')).toContainText('No encontramos ninguna cuenta');
+  await expect(detail.getByTestId('lookup-result')).toHaveCount(0);
+  const errorJson = JSON.parse(await detail.getByTestId('history-detail-json').innerText());
+  expect(errorJson.error.code).toBe('PA011');
+});
+
+test('CSV export downloads the filtered history with its header', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'historial');
+  await settled(page);
+  const shown = await rows(page).count();
+
+  let download = page.waitForEvent('download');
+  await page.getByTestId('history-export').click();
+  let csv = readFileSync((await (await download).path())!, 'utf8').replace(/^\uFEFF/, '');
+  const lines = csv.split(/\r?\n/).filter((l) => l !== '');
+  expect(lines[0]).toBe('id,createdAt,inputIdentifier,inputType,status,source,creditConsumed,upstreamLatencyMs,userEmail,holderNames,errorCode');
+  expect(lines.length - 1).toBeGreaterThanOrEqual(shown);
+  expect(csv).toContain(ACCOUNTS.company.cbu);
+  expect(csv).toContain(NOT_FOUND_CBU);
+  expect(csv).toContain('ACME Logística S.A.');
+  const companyRow = lines.find((l) => l.includes(ACCOUNTS.company.cbu))!;
+  expect(companyRow).toMatch(/,SUCCESS,WEB,1,\d+,ada@acme\.test,ACME Logística S\.A\.,$/);
+  expect((await download).suggestedFilename()).toMatch(/\.csv$/);
+
+  // With the ERROR filter the export has only error rows.
+  await page.getByTestId('history-filter-status').selectOption('ERROR');
+  await settled(page);
+  download = page.waitForEvent('download');
+  await page.getByTestId('history-export').click();
+  csv = readFileSync((await (await download).path())!, 'utf8').replace(/^\uFEFF/, '');
+  const errorLines = csv.split(/\r?\n/).filter((l) => l !== '').slice(1);
+  expect(errorLines.length).toBeGreaterThan(0);
+  for (const line of errorLines) expect(line.split(',')[4]).toBe('ERROR');
+  expect(csv).not.toContain(ACCOUNTS.company.cbu);
+});
+
+// The table shows local times, so the date filters must mean local days (the UI sends their exact
+// bounds as instants). Run in a time zone whose date differs from UTC's right now, so a UTC-day
+// filter would deterministically hide the row.
+const OFFSET_TZ = new Date().getUTCHours() < 11 ? 'Etc/GMT+12' : 'Pacific/Kiritimati';
+test.describe(`date filters in ${OFFSET_TZ}`, () => {
+  test.use({ timezoneId: OFFSET_TZ });
+
+  test('filtering by the date a row shows keeps that row', async ({ page, state }) => {
+    await openApp(page, state, 'admin', 'historial');
+    await settled(page);
+    const row = rows(page).first();
+    await expect(row).toBeVisible();
+    const id = await row.getAttribute('data-history-id');
+    // Today in the browser's time zone: the day the newest row (made minutes ago) shows.
+    const localDay = await page.evaluate(() => {
+      const d = new Date();
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+    });
+
+    await page.getByTestId('history-filter-from').fill(localDay);
+    await page.getByTestId('history-filter-to').fill(localDay);
+    await settled(page);
+    await expect(page.locator(`[data-testid="history-row"][data-history-id="${id}"]`)).toHaveCount(1, { timeout: 3_000 });
+  });
+});

@@ -1,0 +1,36 @@
+// Saldo: a purchase recorded by the admin raises the balance by its amount; a repeated reference does not.
+import { expect, openApp, readBalance, test } from './fixtures';
+
+test('a purchase increases the CBU balance by its amount', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'saldo');
+  await expect(page.getByTestId('balance-card-informes')).toBeVisible();
+  const before = await readBalance(page, 'cbu');
+  const purchasedBefore = Number(await page.getByTestId('balance-purchased-cbu').innerText().then((t) => t.replace(/\D/g, '')));
+
+  const reference = `FAC-E2E-${Date.now()}`;
+  await page.getByTestId('purchase-amount').fill('250');
+  await page.getByTestId('purchase-reference').fill(reference);
+  await page.getByTestId('purchase-submit').click();
+
+  await expect(page.getByTestId('balance-card-cbu')).toHaveAttribute('data-balance', String(before + 250));
+  await expect(page.getByTestId('balance-available-cbu')).toHaveText((before + 250).toLocaleString('es-AR'));
+  await expect(page.getByTestId('balance-purchased-cbu')).toHaveText((purchasedBefore + 250).toLocaleString('es-AR'));
+  await expect(page.getByTestId('purchase-result')).toContainText('Se acreditaron 250 créditos');
+  // The form is cleared for the next purchase.
+  await expect(page.getByTestId('purchase-amount')).toHaveValue('');
+
+  // The same reference again is not added twice.
+  await page.getByTestId('purchase-amount').fill('250');
+  await page.getByTestId('purchase-reference').fill(reference);
+  await page.getByTestId('purchase-submit').click();
+  await expect(page.getByTestId('purchase-result')).toContainText('ya estaba registrada');
+  await expect(page.getByTestId('balance-card-cbu')).toHaveAttribute('data-balance', String(before + 250));
+});
+
+test('an invalid amount cannot be submitted', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'saldo');
+  await page.getByTestId('purchase-amount').fill('0');
+  await expect(page.getByTestId('purchase-submit')).toBeDisabled();
+  await page.getByTestId('purchase-amount').fill('12,5');
+  await expect(page.getByTestId('purchase-submit')).toBeDisabled();
+});

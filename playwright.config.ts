@@ -1,0 +1,41 @@
+// Browser end-to-end tests of the desktop UI, served by the headless server (`serve.js --ui`).
+// e2e/global-setup.ts seeds a temporary data directory with the CLI and starts two servers on it
+// (an admin session and an operator session); e2e/global-teardown.ts stops them and removes it.
+import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  // Every test shares one data directory: a run must end well within the budget.
+  globalTimeout: 5 * 60_000,
+  reporter: 'list',
+  outputDir: 'test-results',
+  globalSetup: './e2e/global-setup.ts',
+  globalTeardown: './e2e/global-teardown.ts',
+  use: {
+    viewport: { width: 1280, height: 800 },
+    locale: 'es-AR',
+    timezoneId: 'America/Argentina/Buenos_Aires',
+    actionTimeout: 10_000,
+    navigationTimeout: 15_000,
+    trace: 'off',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-dev-shm-usage',
+      ],
+    },
+  },
+});
