@@ -1,6 +1,7 @@
 // Turns an API/transport error into the sentence shown to the user (by code) plus the server's detail.
 import type { Messages } from '../i18n/es';
 import { isIpcCallError } from '../api/client';
+import { errorCodeSchema } from '../../../shared/api/common';
 
 export interface DescribedError {
   code: string;
@@ -9,20 +10,8 @@ export interface DescribedError {
   status: number | null;
 }
 
-const CODES = [
-  'PA006',
-  'PA011',
-  'GE500',
-  'INSUFFICIENT_CREDITS',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'RATE_LIMITED',
-  'INVALID_PARAMETER',
-  'NOT_FOUND',
-  'KEY_LIMIT_REACHED',
-  'IDEMPOTENCY_CONFLICT',
-  'NETWORK',
-] as const;
+// The API's codes (one list, in the shared schema) plus the transport's own.
+const CODES = [...errorCodeSchema.options, 'NETWORK'] as const;
 type KnownCode = (typeof CODES)[number];
 
 /** The user-facing sentence for an error code (history entries store only code and message). */
