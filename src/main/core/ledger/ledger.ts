@@ -34,7 +34,7 @@ const MAX_PURCHASE = 100_000_000;
 
 export class Ledger {
   readonly #balanceOf: Database.Statement<[string, string], { balance: number }>;
-  readonly #debit: Database.Statement<[string, string]>;
+  readonly #debit: Database.Statement<[string, string], { balance: number }>;
   readonly #insertConsumption: Database.Statement<[string, string, string, string, string | null, number]>;
 
   constructor(
@@ -45,7 +45,8 @@ export class Ledger {
     // Hot path of every lookup: raw prepared statements.
     this.#balanceOf = sqlite.prepare('SELECT balance FROM credit_balances WHERE org_id = ? AND product = ?');
     this.#debit = sqlite.prepare(
-      'UPDATE credit_balances SET balance = balance - 1, total_consumed = total_consumed + 1 WHERE org_id = ? AND product = ? AND balance > 0',
+      // RETURNING gives the balance after the charge without a second read on the hot path.
+      'UPDATE credit_balances SET balance = balance - 1, total_consumed = total_consumed + 1 WHERE org_id = ? AND product = ? AND balance > 0 RETURNING balance',
     );
     this.#insertConsumption = sqlite.prepare(
       "INSERT INTO credit_ledger (id, org_id, product, kind, amount, lookup_id, user_id, created_at) VALUES (?, ?, ?, 'consumption', -1, ?, ?, ?)",
@@ -61,9 +62,10 @@ export class Ledger {
    * Returns the balance after the charge, or null when there was no credit left (nothing written).
    */
   consumeOne(orgId: string, product: ProductSlug, lookupId: string, userId: string | null, now: number): number | null {
-    if (this.#debit.run(orgId, product).changes !== 1) return null;
+    const debited = this.#debit.get(orgId, product);
+    if (!debited) return null;
     this.#insertConsumption.run(uuidv7(now), orgId, product, lookupId, userId, now);
-    return this.balance(orgId, product);
+    return debited.balance;
   }
 
   /** Records a purchase. A repeated reference adds nothing and says so (safe to retry). */
