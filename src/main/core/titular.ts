@@ -14,7 +14,8 @@ import { Directory } from './directory/directory';
 import { SandboxResolver } from './resolvers/sandbox-resolver';
 import { IdempotencyStore } from './lookup/idempotency';
 import { LookupService } from './lookup/lookup-service';
-import { defaultResolverSet } from './lookup/resolver-set';
+import { resolverSet } from './lookup/resolver-set';
+import { VaultSecrets } from './vault/vault-secrets';
 import { unlockVault, vaultProviderKind, type Vault } from './vault/vault';
 import { Settings } from './settings/settings';
 import type { MasterKeyProvider, MasterKeyProviderKind } from './vault/master-key-provider';
@@ -40,6 +41,8 @@ export interface Titular {
   /** Unlocks again; throws VaultUnlockError (and stays locked) on a wrong secret. */
   unlockVault(provider: MasterKeyProvider): void;
   settings: Settings;
+  /** Non-key secrets sealed by the vault (the remote resolver's upstream key). */
+  secrets: VaultSecrets;
   audit: AuditLog;
   users: Users;
   ledger: Ledger;
@@ -75,7 +78,17 @@ export function openTitular(options: TitularOptions): Titular {
   const directory = new Directory(sqlite, audit);
   const idempotency = new IdempotencyStore(sqlite);
   const commits = new CommitQueue(sqlite);
-  const resolvers = defaultResolverSet({ sandbox: new SandboxResolver(), directory });
+  const settings = new Settings(db, sqlite);
+  const secrets = new VaultSecrets(db, () => vault);
+  const sandbox = new SandboxResolver();
+  const resolvers = resolverSet({
+    settings,
+    sandbox,
+    directoryAccounts: directory,
+    // TODO(issue 4): credit records imported into the directory answer live credit reports.
+    directoryCreditReports: sandbox,
+    remote: null,
+  });
   const lookups = new LookupService({ commits, ledger, history, idempotency, resolvers });
 
   const housekeeping = setInterval(() => {
@@ -100,7 +113,8 @@ export function openTitular(options: TitularOptions): Titular {
       vault.lock();
       vault = next;
     },
-    settings: new Settings(db),
+    settings,
+    secrets,
     audit,
     users: new Users(db, audit),
     ledger,

@@ -210,3 +210,121 @@ export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+/**
+ * Credit reports the organization imported (the `directory` resolver of the Informes product), one
+ * row per CUIT/CUIL holding the whole report as JSON. Reference data, replaced by import.
+ */
+export const directoryCreditReports = sqliteTable(
+  'directory_credit_reports',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    /** 11 digits, no dashes. */
+    taxId: text('tax_id').notNull(),
+    /** JSON: the `data` of a credit lookup (shared/api/credit.ts creditReportSchema). */
+    report: text('report').notNull(),
+    importedAt: integer('imported_at').notNull(),
+  },
+  (t) => [uniqueIndex('directory_credit_reports_tax_id').on(t.orgId, t.taxId)],
+);
+
+/** Secrets other than API keys (the remote resolver's upstream key), sealed by the vault with `name` as AAD. */
+export const vaultSecrets = sqliteTable('vault_secrets', {
+  name: text('name').primaryKey(),
+  ciphertext: blob('ciphertext', { mode: 'buffer' }).notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/**
+ * Lookups per day and outcome, kept in the same transaction as each history insert, so history
+ * totals on large histories are sums over days instead of counts over rows.
+ */
+export const lookupDailyCounts = sqliteTable(
+  'lookup_daily_counts',
+  {
+    orgId: text('org_id').notNull(),
+    environment: text('environment', { enum: ['live', 'sandbox'] }).notNull(),
+    product: text('product', { enum: ['cbu', 'informes'] }).notNull(),
+    /** UTC day as days since the epoch (createdAt / 86 400 000, floored). */
+    day: integer('day').notNull(),
+    status: text('status', { enum: ['SUCCESS', 'ERROR'] }).notNull(),
+    source: text('source', { enum: ['WEB', 'API', 'BULK'] }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.environment, t.product, t.day, t.status, t.source] })],
+);
+
+/** A bulk lookup job (source BULK): a file of identifiers looked up by the user who started it. */
+export const bulkJobs = sqliteTable(
+  'bulk_jobs',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    product: text('product', { enum: ['cbu', 'informes'] }).notNull(),
+    /** The file name (or "pasted list") shown to the user. */
+    name: text('name').notNull(),
+    /** Hex SHA-256 of the input, so running the same file again resumes its unfinished job. */
+    inputHash: text('input_hash').notNull(),
+    status: text('status', { enum: ['pending', 'running', 'paused', 'out_of_credits', 'completed', 'cancelled'] }).notNull(),
+    totalRows: integer('total_rows').notNull(),
+    /** Distinct valid identifiers: what the job will look up (and at most charge). */
+    totalItems: integer('total_items').notNull(),
+    invalidRows: integer('invalid_rows').notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [index('bulk_jobs_org').on(t.orgId, t.createdAt), index('bulk_jobs_input').on(t.orgId, t.inputHash)],
+);
+
+/** Every input row of a bulk job, in file order (the CSV export has one row per input). */
+export const bulkJobRows = sqliteTable(
+  'bulk_job_rows',
+  {
+    jobId: text('job_id')
+      .notNull()
+      .references(() => bulkJobs.id),
+    rowNumber: integer('row_number').notNull(),
+    rawInput: text('raw_input').notNull(),
+    /** The distinct item this row is answered by; null when the row is invalid. */
+    itemKey: text('item_key'),
+    /** Why the row is invalid (never looked up, never charged). */
+    invalidMessage: text('invalid_message'),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.rowNumber] })],
+);
+
+/**
+ * The distinct identifiers of a bulk job. `lookupId` and the outcome are written in the same
+ * transaction as the lookup's history entry and charge: an item with a lookupId is done and is
+ * never looked up (or charged) again, whatever crashes in between.
+ */
+export const bulkJobItems = sqliteTable(
+  'bulk_job_items',
+  {
+    jobId: text('job_id')
+      .notNull()
+      .references(() => bulkJobs.id),
+    /** "<inputType>:<normalized identifier>", e.g. "CBU:0110…", "ALIAS:mi.alias", "CUIT:20…". */
+    itemKey: text('item_key').notNull(),
+    identifier: text('identifier').notNull(),
+    /** `cbu` or `alias` for account lookups; `cuit` for credit reports. */
+    type: text('type', { enum: ['cbu', 'alias', 'cuit'] }).notNull(),
+    /** First row of the file holding it (items are run in file order). */
+    firstRow: integer('first_row').notNull(),
+    lookupId: text('lookup_id'),
+    httpStatus: integer('http_status'),
+    errorCode: text('error_code'),
+    creditConsumed: integer('credit_consumed'),
+    completedAt: integer('completed_at'),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.itemKey] }), index('bulk_job_items_pending').on(t.jobId, t.completedAt, t.firstRow)],
+);

@@ -31,6 +31,21 @@ export interface LookupContext {
   apiKeyId: string | null;
   requestId?: string;
   idempotency?: IdempotencyScope | null;
+  /**
+   * Called inside the transaction that writes the history entry (and the charge, when one is
+   * taken), so the caller's own record of the outcome commits or rolls back with it. Bulk jobs
+   * mark their item done here: a done item is never looked up, or charged, again.
+   */
+  onCommit?: (outcome: CommittedOutcome) => void;
+}
+
+export interface CommittedOutcome {
+  lookupId: string;
+  status: number;
+  /** The error code, or null for a 200. */
+  code: ErrorCode | null;
+  charged: boolean;
+  createdAt: number;
 }
 
 export interface LookupAnswer {
@@ -234,6 +249,7 @@ export class LookupService {
         requestId,
         createdAt: now,
       });
+      ctx.onCommit?.({ lookupId, status: outcome.status, code: success ? null : outcome.code, charged: consumes, createdAt: now });
       // Only answers that are final are replayed; a GE500 retry should really retry.
       if (ctx.idempotency && outcome.status < 500) idempotency.store(ctx.idempotency, { status: answer.status, body: answer.body }, now);
       return answer;

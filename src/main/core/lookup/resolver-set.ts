@@ -1,20 +1,39 @@
-// Which resolver answers which lookups. Sandbox keys always get the sample data; live account
-// lookups go to the organization's directory; live credit reports are answered from the sample
-// data until their live source is configured (a later issue adds the remote resolver and settings).
+// Which resolver answers which lookups (decisions "Where lookups are resolved"). Sandbox keys always
+// get the sample data. Live lookups go where the admin's setting for the product points: the
+// organization's directory (the default) or the remote API. The choice is read per lookup, so a
+// change in the settings applies to the next request.
 import type { KeyEnvironment } from '../keys/secrets';
-import type { AccountResolver, CreditReportResolver } from '../resolvers/resolver';
+import type { Settings } from '../settings/settings';
+import { UpstreamError, type AccountResolver, type CreditReportResolver } from '../resolvers/resolver';
 
 export interface ResolverSet {
   accounts(environment: KeyEnvironment): AccountResolver;
   creditReports(environment: KeyEnvironment): CreditReportResolver;
 }
 
-export function defaultResolverSet(resolvers: {
+export type ResolverMode = 'directory' | 'remote';
+
+export function resolverSet(resolvers: {
+  settings: Pick<Settings, 'get'>;
   sandbox: AccountResolver & CreditReportResolver;
-  directory: AccountResolver;
+  directoryAccounts: AccountResolver;
+  directoryCreditReports: CreditReportResolver;
+  /** The remote resolver; null until one is composed (then a `remote` setting answers GE500). */
+  remote: (AccountResolver & CreditReportResolver) | null;
 }): ResolverSet {
+  const { settings, sandbox } = resolvers;
+  const remote = resolvers.remote ?? unconfiguredRemote;
   return {
-    accounts: (environment) => (environment === 'sandbox' ? resolvers.sandbox : resolvers.directory),
-    creditReports: () => resolvers.sandbox,
+    accounts: (environment) =>
+      environment === 'sandbox' ? sandbox : settings.get('resolver.cbu') === 'remote' ? remote : resolvers.directoryAccounts,
+    creditReports: (environment) =>
+      environment === 'sandbox' ? sandbox : settings.get('resolver.informes') === 'remote' ? remote : resolvers.directoryCreditReports,
   };
 }
+
+/** A `remote` setting without a remote resolver: the source cannot answer (503 GE500, no credit). */
+const unconfiguredRemote: AccountResolver & CreditReportResolver = {
+  name: 'remote',
+  resolveAccount: () => Promise.reject(new UpstreamError('the remote resolver is not configured', 60)),
+  resolveCreditReport: () => Promise.reject(new UpstreamError('the remote resolver is not configured', 60)),
+};

@@ -1,4 +1,5 @@
 // Small typed settings kept in the database (so the desktop and the headless server agree).
+import type Database from 'better-sqlite3';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/open';
@@ -11,15 +12,51 @@ const SETTINGS = {
   'vault.autoLockMinutes': z.number().int().min(0).max(24 * 60).default(15),
   /** The user the desktop signs in as (defaults to the first admin). */
   'desktop.userId': z.string().nullable().default(null),
+  /** Where live account lookups are answered (sandbox keys always use the sample data). */
+  'resolver.cbu': z.enum(['directory', 'remote']).default('directory'),
+  /** Where live credit reports are answered. */
+  'resolver.informes': z.enum(['directory', 'remote']).default('directory'),
+  /**
+   * Base URL of the compatible remote Account Lookup API (the `remote` resolver), e.g.
+   * https://api.example.com; its upstream key is a vault secret (vault/vault-secrets.ts).
+   */
+  'remote.baseUrl': z.string().url().max(500).nullable().default(null),
+  /** Per-attempt timeout of a remote call, in milliseconds. */
+  'remote.timeoutMs': z.number().int().min(100).max(60_000).default(5_000),
 } as const;
+
+export const SETTING_SCHEMAS = SETTINGS;
 
 export type SettingKey = keyof typeof SETTINGS;
 export type SettingValue<K extends SettingKey> = z.output<(typeof SETTINGS)[K]>;
 
 export class Settings {
-  constructor(private readonly db: Db) {}
+  // Read on every lookup (the resolver choice), so values are cached; another process's write
+  // (the CLI) changes SQLite's data_version, which empties the cache.
+  readonly #cache = new Map<SettingKey, unknown>();
+  #dataVersion = -1;
+  readonly #version: { get(): unknown };
+
+  constructor(
+    private readonly db: Db,
+    sqlite: Database.Database,
+  ) {
+    this.#version = sqlite.prepare('PRAGMA data_version').pluck();
+  }
 
   get<K extends SettingKey>(key: K): SettingValue<K> {
+    const version = this.#version.get() as number;
+    if (version !== this.#dataVersion) {
+      this.#cache.clear();
+      this.#dataVersion = version;
+    }
+    if (this.#cache.has(key)) return this.#cache.get(key) as SettingValue<K>;
+    const value = this.#read(key);
+    this.#cache.set(key, value);
+    return value;
+  }
+
+  #read<K extends SettingKey>(key: K): SettingValue<K> {
     const row = this.db.select().from(settings).where(eq(settings.key, key)).get();
     const raw = row ? (JSON.parse(row.value) as unknown) : undefined;
     const parsed = SETTINGS[key].safeParse(raw);
@@ -33,5 +70,6 @@ export class Settings {
       .values({ key, value: JSON.stringify(valid) })
       .onConflictDoUpdate({ target: settings.key, set: { value: JSON.stringify(valid) } })
       .run();
+    this.#cache.delete(key);
   }
 }
