@@ -1,8 +1,9 @@
 // Electron main process: a thin shell over the core. It opens the data directory in the user-data
-// folder, unlocks the vault (OS keychain, or a passphrase where the keychain is only `basic_text`),
-// starts the localhost API, answers the IPC contract, and shows one locked-down window. Everything
-// it composes is tested headless (src/main/headless, test/ and e2e/).
-import { app, BrowserWindow, dialog, session, shell } from 'electron';
+// folder through the startup gate (first-run setup, or the unlock screen for a passphrase vault
+// where the keychain is only `basic_text`; the OS keychain opens it at once), starts the localhost
+// API, answers the IPC contract, and shows one locked-down window. Everything it composes is tested
+// headless (src/main/headless, test/ and e2e/).
+import { app, BrowserWindow, dialog, session, shell, systemPreferences } from 'electron';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openTitular, type Titular } from './core/titular';
@@ -11,6 +12,8 @@ import { UI_CSP } from './core/http/static-ui';
 import { osKeychainAvailable, safeStorageProvider } from './electron/safe-storage-provider';
 import { passphraseProvider } from './core/vault/passphrase-provider';
 import { VaultUnlockError, type MasterKeyProviderKind } from './core/vault/master-key-provider';
+import { StartupGate } from './core/startup/startup-gate';
+import type { IpcSession } from './core/ipc/handlers';
 import { registerIpc } from './electron/ipc';
 
 const isDev = !app.isPackaged;
@@ -57,30 +60,73 @@ async function start(): Promise<void> {
   });
 
   const dataDir = path.join(app.getPath('userData'), 'data');
-  const opened = openTitular({
+  const gate = new StartupGate({
     dataDir,
     migrationsFolder: app.isPackaged ? path.join(process.resourcesPath, 'drizzle') : path.join(app.getAppPath(), 'drizzle'),
-    keyProvider: (kind) => keyProvider(kind, process.env.TITULAR_PASSPHRASE),
+    // Only for development and scripted starts; people type the passphrase in the unlock screen.
+    passphrase: process.env.TITULAR_PASSPHRASE,
+    automaticProvider: (kind) => (kind === 'os' && osKeychainAvailable() ? safeStorageProvider() : null),
+    newVaultProvider: () => (osKeychainAvailable() ? safeStorageProvider() : null),
   });
-  titular = opened;
-
-  const org = opened.users.requireOrganization();
-  const signedIn = () => {
-    const chosen = opened.settings.get('desktop.userId');
-    const users = opened.users.list(org.id);
+  let listeningPort: number | undefined;
+  const signedIn = (core: Titular): IpcSession => {
+    const org = core.users.requireOrganization();
+    const chosen = core.settings.get('desktop.userId');
+    const users = core.users.list(org.id);
     const user = users.find((u) => u.id === chosen) ?? users.find((u) => u.role === 'admin');
     if (!user) throw new Error('The organization has no admin');
-    return { userId: user.id, unlockProvider: keyProvider };
+    return { userId: user.id, unlockProvider: keyProvider, confirmReveal, settingsHost: { listeningPort } };
   };
   const devServer = process.env.ELECTRON_RENDERER_URL;
   const trusted = [pathToFileURL(rendererDir).href, ...(isDev && devServer ? [`${new URL(devServer).origin}/`] : [])];
-  registerIpc(opened, signedIn, trusted, () => resetIdleTimer(opened));
-  resetIdleTimer(opened);
+  registerIpc(gate, signedIn, trusted, () => titular && resetIdleTimer(titular));
 
-  const api = buildHttpApi(opened);
-  await api.listen({ host: '127.0.0.1', port: Number(process.env.TITULAR_PORT ?? opened.settings.get('api.port')) });
-  stopApi = () => api.close();
+  // The API starts once the gate is open: at once with the OS keychain, after setup or unlock otherwise.
+  gate.onReady((opened) => {
+    titular = opened;
+    resetIdleTimer(opened);
+    const api = buildHttpApi(opened);
+    const port = Number(process.env.TITULAR_PORT ?? opened.settings.get('api.port'));
+    api
+      .listen({ host: '127.0.0.1', port })
+      .then(() => {
+        listeningPort = port;
+        stopApi = () => api.close();
+      })
+      .catch((error: unknown) => {
+        dialog.showErrorBox('Titular', `La API local no pudo escuchar en el puerto ${port}: ${error instanceof Error ? error.message : String(error)}`);
+      });
+  });
+  gate.tryAutomatic();
   createWindow();
+}
+
+/**
+ * Asks the person at the computer before a key is shown (keychain vaults; a passphrase vault asks
+ * for its passphrase instead): Touch ID where macOS has it, otherwise a native confirmation dialog.
+ */
+async function confirmReveal(keyPrefix: string): Promise<boolean> {
+  const reason = `mostrar la clave ${keyPrefix}`;
+  if (process.platform === 'darwin' && systemPreferences.canPromptTouchID()) {
+    try {
+      await systemPreferences.promptTouchID(reason);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  const [window] = BrowserWindow.getAllWindows();
+  const options = {
+    type: 'warning' as const,
+    buttons: ['Cancelar', 'Mostrar la clave'],
+    defaultId: 0,
+    cancelId: 0,
+    title: 'Titular',
+    message: `¿Mostrar la clave ${keyPrefix}?`,
+    detail: 'Quien vea la clave puede consultar en nombre de la organización. Confirmá que sos vos.',
+  };
+  const { response } = window ? await dialog.showMessageBox(window, options) : await dialog.showMessageBox(options);
+  return response === 1;
 }
 
 /** Auto-lock: after the admin's idle time without IPC activity, drop the data key from memory. */

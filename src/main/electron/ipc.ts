@@ -1,15 +1,23 @@
 // ipcMain side of the contract: one handler per channel. Each call is accepted only from the app's
 // own top frame (file:// page of this app), its input is parsed by the contract (in dispatch), and
-// errors cross as `{ ok: false, error }` without stack traces.
+// errors cross as `{ ok: false, error }` without stack traces. Until the startup gate is open only
+// the `startup.*` channels answer; everything else says the app is locked.
 import { ipcMain, type IpcMainInvokeEvent } from 'electron';
 import type { Titular } from '../core/titular';
 import { TitularError } from '../core/errors';
 import { dispatch, type IpcSession } from '../core/ipc/handlers';
+import { dispatchStartup, isStartupChannel } from '../core/ipc/startup-handlers';
+import type { StartupGate } from '../core/startup/startup-gate';
 import { CHANNEL_NAMES, ipcChannel } from '../../shared/ipc/channels';
 import type { IpcResult } from '../../shared/ipc/contract';
 
 /** `trustedPrefixes`: URL prefixes of the app's own pages (its file:// folder; the dev server in development). */
-export function registerIpc(titular: Titular, session: () => IpcSession, trustedPrefixes: readonly string[], onActivity: () => void): void {
+export function registerIpc(
+  gate: StartupGate,
+  session: (titular: Titular) => IpcSession,
+  trustedPrefixes: readonly string[],
+  onActivity: () => void,
+): void {
   const trusted = (event: IpcMainInvokeEvent) => {
     const frame = event.senderFrame;
     return frame !== null && frame.parent === null && trustedPrefixes.some((prefix) => frame.url.startsWith(prefix));
@@ -19,7 +27,12 @@ export function registerIpc(titular: Titular, session: () => IpcSession, trusted
       if (!trusted(event)) return { ok: false, error: { code: 'FORBIDDEN', message: 'Untrusted sender', status: 403 } };
       onActivity();
       try {
-        return { ok: true, value: await dispatch(titular, session(), name, input) };
+        const titular = gate.titular;
+        if (!titular) {
+          if (!isStartupChannel(name)) return { ok: false, error: { code: 'UNAUTHORIZED', message: 'Titular is locked: unlock it first', status: 401 } };
+          return { ok: true, value: dispatchStartup(gate, name, input) };
+        }
+        return { ok: true, value: await dispatch(titular, session(titular), name, input) };
       } catch (error) {
         if (error instanceof TitularError) return { ok: false, error: { code: error.code, message: error.message, status: error.status } };
         return { ok: false, error: { code: 'GE500', message: 'Internal error', status: 500 } };

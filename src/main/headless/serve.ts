@@ -5,6 +5,10 @@ import { openTitular, type Titular } from '../core/titular';
 import { BridgeSessions } from '../core/http/bridge';
 import { findUpwards } from '../core/paths';
 import { buildHttpApi } from '../core/http/server';
+import { buildStartupApp } from '../core/http/startup-app';
+import { StartupGate } from '../core/startup/startup-gate';
+import { keyfileProvider } from '../core/vault/keyfile-provider';
+import type { FastifyInstance } from 'fastify';
 import { headlessKeyProvider, resolveDataDir } from './config';
 
 const DEFAULT_PORT = 8787;
@@ -16,20 +20,27 @@ function parsePort(raw: string | undefined): number {
   return port;
 }
 
-/**
- * Browser mode: the built renderer and the IPC bridge, with one session for `--user EMAIL` (default:
- * the first admin). The token is printed once, in the URL fragment.
- */
-function browserMode(titular: Titular, email: string | undefined, dataDir: string) {
+/** `--synchronous` / TITULAR_SYNCHRONOUS: NORMAL (default) or FULL (answers wait for the disk). */
+function parseSynchronous(raw: string | undefined): 'NORMAL' | 'FULL' {
+  const value = (raw ?? 'NORMAL').trim().toUpperCase();
+  if (value !== 'NORMAL' && value !== 'FULL') throw new Error(`--synchronous must be NORMAL or FULL, not ${raw}`);
+  return value;
+}
+
+/** The built renderer of the browser mode. */
+function rendererDirOrThrow(): string {
   const rendererDir = findUpwards(path.join('out', 'renderer'), path.join('out', 'renderer', 'index.html'));
   if (!rendererDir) throw new Error('The desktop UI is not built: run `npm run build` first');
+  return rendererDir;
+}
+
+/** The desktop session's user: `--user EMAIL`, else the first admin. */
+function sessionUser(titular: Titular, email: string | undefined): string {
   const org = titular.users.requireOrganization();
   const users = titular.users.list(org.id);
   const user = email ? users.find((u) => u.email === email.trim().toLowerCase()) : users.find((u) => u.role === 'admin');
   if (!user) throw new Error(email ? `No user with email ${email}` : 'The organization has no admin');
-  const unlockWith = headlessKeyProvider(dataDir);
-  const sessions = new BridgeSessions((kind) => unlockWith(kind));
-  return { rendererDir, sessions, token: sessions.open(user.id) };
+  return user.id;
 }
 
 async function main(): Promise<void> {
@@ -38,6 +49,7 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       'data-dir': { type: 'string' },
       log: { type: 'boolean', default: false },
+      synchronous: { type: 'string' },
       ui: { type: 'boolean', default: false },
       user: { type: 'string' },
     },
@@ -45,16 +57,64 @@ async function main(): Promise<void> {
   });
   const port = parsePort(values.port ?? process.env.TITULAR_PORT);
   const dataDir = resolveDataDir(values['data-dir']);
-  const titular = openTitular({
-    dataDir,
-    keyProvider: headlessKeyProvider(dataDir),
-    synchronous: process.env.TITULAR_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
-  });
-  const ui = values.ui ? browserMode(titular, values.user, dataDir) : null;
-  const app = buildHttpApi(titular, {
-    log: values.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
-    ui: ui ?? undefined,
-  });
+  const synchronous = parseSynchronous(values.synchronous ?? process.env.TITULAR_SYNCHRONOUS);
+  const log = values.log ? (line: string) => process.stdout.write(`${line}\n`) : undefined;
+  const rendererDir = values.ui ? rendererDirOrThrow() : null;
+
+  let titular: Titular | null = null;
+  let app: FastifyInstance;
+  let sessions: BridgeSessions | null = null;
+  let token: string | null = null;
+  let gateApp: FastifyInstance | null = null;
+  const serveCore = (core: Titular) => {
+    titular = core;
+    return buildHttpApi(core, { log, ui: rendererDir && sessions ? { rendererDir, sessions } : undefined });
+  };
+
+  if (!rendererDir) {
+    app = serveCore(openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir), synchronous }));
+  } else {
+    // Browser mode: the startup gate opens the core at once when it can (key file, or
+    // TITULAR_PASSPHRASE); otherwise the page shows first-run setup or the unlock screen.
+    sessions = new BridgeSessions(headlessKeyProvider(dataDir));
+    const keyFile = () => keyfileProvider(path.join(dataDir, 'master.key'));
+    const gate = new StartupGate({
+      dataDir,
+      synchronous,
+      passphrase: process.env.TITULAR_PASSPHRASE,
+      automaticProvider: (kind) => (kind === 'keyfile' ? keyFile() : null),
+      newVaultProvider: keyFile,
+    });
+    const opened = gate.tryAutomatic();
+    if (opened) {
+      token = sessions.open(sessionUser(opened, values.user));
+      app = serveCore(opened);
+    } else {
+      token = sessions.openPending();
+      gateApp = buildStartupApp(gate, { rendererDir, sessions });
+      app = gateApp;
+      const pendingToken = token;
+      const bridge = sessions;
+      gate.onReady((core) => {
+        // Hand the port over from the gate to the full API; the page keeps its session token.
+        const next = serveCore(core);
+        bridge.bind(pendingToken, sessionUser(core, values.user));
+        const closing = gateApp;
+        gateApp = null;
+        void (async () => {
+          const address = closing?.server.address();
+          const listenPort = typeof address === 'object' && address ? address.port : port;
+          await closing?.close();
+          await next.listen({ host: '127.0.0.1', port: listenPort });
+          app = next;
+          process.stdout.write(`Titular unlocked; API listening on http://127.0.0.1:${listenPort}\n`);
+        })().catch((error: unknown) => {
+          process.stderr.write(`titular serve: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.exit(1);
+        });
+      });
+    }
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -62,7 +122,7 @@ async function main(): Promise<void> {
     stopping = true;
     process.stdout.write(`${signal}: finishing in-flight requests\n`);
     await app.close(); // stops accepting, waits for in-flight requests
-    titular.close(); // commits queued writes, locks the vault, closes the database
+    (titular as Titular | null)?.close(); // commits queued writes, locks the vault, closes the database
     process.stdout.write('Titular stopped\n');
     process.exit(0);
   };
@@ -70,11 +130,14 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   const address = await app.listen({ host: '127.0.0.1', port });
-  if (!titular.users.organization()) {
+  if (sessions) sessions.settingsHost.listeningPort = Number(new URL(address).port);
+  const core = titular as Titular | null;
+  if (core && !core.users.organization()) {
     process.stdout.write('Warning: this data directory is not initialized yet; run `titular init` first\n');
   }
   process.stdout.write(`Titular API listening on ${address} (data: ${dataDir})\n`);
-  if (ui) process.stdout.write(`Open Titular in your browser: ${address}/#session=${ui.token}\n`);
+  if (gateApp) process.stdout.write('Titular is locked or not set up yet: open the URL below to continue\n');
+  if (token) process.stdout.write(`Open Titular in your browser: ${address}/#session=${token}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -1,15 +1,18 @@
 // The shell: sidebar navigation, top bar with the language switch, and the routed screen.
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useSession } from './api/hooks';
+import { useStartupStatus } from './api/app-hooks';
 import { useI18n, type Lang } from './i18n';
 import { ADMIN_ROUTES, DEFAULT_ROUTE, hrefOf, replaceRoute, useRoute, type Route } from './lib/router';
-import { IconClock, IconKey, IconSearch, IconUsers, IconWallet, LogoMark } from './components/Icons';
+import { IconClock, IconKey, IconSearch, IconSettings, IconUsers, IconWallet, LogoMark } from './components/Icons';
 import { ErrorBanner, Skeleton } from './components/ui';
 import { ConsultaScreen } from './screens/Consulta';
 import { SaldoScreen } from './screens/Saldo';
 import { HistorialScreen } from './screens/Historial';
 import { ClavesScreen } from './screens/Claves';
 import { UsuariosScreen } from './screens/Usuarios';
+import { AjustesScreen } from './screens/Ajustes';
+import { StartupScreen } from './screens/Startup';
 import type { ChannelOutput } from '../../shared/ipc/contract';
 
 export type Session = ChannelOutput<'session.get'>;
@@ -20,6 +23,7 @@ const NAV: { route: Route; icon: ReactNode }[] = [
   { route: 'historial', icon: <IconClock /> },
   { route: 'claves', icon: <IconKey /> },
   { route: 'usuarios', icon: <IconUsers /> },
+  { route: 'ajustes', icon: <IconSettings /> },
 ];
 
 function initials(name: string): string {
@@ -115,6 +119,8 @@ function Screen({ route, session }: { route: Route; session: Session }) {
       return <ClavesScreen session={session} />;
     case 'usuarios':
       return <UsuariosScreen session={session} />;
+    case 'ajustes':
+      return <AjustesScreen />;
   }
 }
 
@@ -131,7 +137,9 @@ function Splash({ children }: { children: ReactNode }) {
 
 export function App() {
   const { m } = useI18n();
-  const session = useSession();
+  const startup = useStartupStatus();
+  const ready = startup.data?.phase === 'ready';
+  const session = useSession({ enabled: ready });
   const [route] = useRoute();
   const role = session.data?.user.role;
   const blocked = role === 'operator' && ADMIN_ROUTES.has(route);
@@ -150,7 +158,30 @@ export function App() {
     document.title = `${m.nav[route]} · ${m.app.name}`;
   }, [m, route]);
 
-  if (session.isPending) {
+  // The startup gate first: setup on first run, the unlock screen for a passphrase vault.
+  if (startup.data && !ready) return <StartupScreen status={startup.data} />;
+  const failed = startup.isError ? startup : session.isError ? session : null;
+  if (failed?.error) {
+    const error = failed.error;
+    const unauthorized = error.code === 'UNAUTHORIZED';
+    return (
+      <Splash>
+        <h1 className="splash-title">{m.app.sessionErrorTitle}</h1>
+        {unauthorized ? (
+          <div data-testid="session-error" data-error-code={error.code} role="alert">
+            <p className="splash-text">{m.app.sessionErrorBody}</p>
+            <p className="small muted" style={{ marginTop: 10 }}>
+              {m.common.code}: <span className="code-chip">{error.code}</span>
+            </p>
+          </div>
+        ) : (
+          <ErrorBanner error={error} testId="session-error" onRetry={() => void failed.refetch()} />
+        )}
+      </Splash>
+    );
+  }
+
+  if (startup.isPending || session.isPending) {
     return (
       <Splash>
         <p className="splash-text">{m.app.loadingSession}</p>
@@ -158,26 +189,8 @@ export function App() {
       </Splash>
     );
   }
-  if (session.isError) {
-    const unauthorized = session.error.code === 'UNAUTHORIZED';
-    return (
-      <Splash>
-        <h1 className="splash-title">{m.app.sessionErrorTitle}</h1>
-        {unauthorized ? (
-          <div data-testid="session-error" data-error-code={session.error.code} role="alert">
-            <p className="splash-text">{m.app.sessionErrorBody}</p>
-            <p className="small muted" style={{ marginTop: 10 }}>
-              {m.common.code}: <span className="code-chip">{session.error.code}</span>
-            </p>
-          </div>
-        ) : (
-          <ErrorBanner error={session.error} testId="session-error" onRetry={() => void session.refetch()} />
-        )}
-      </Splash>
-    );
-  }
-
   const data = session.data;
+  if (!data) return null;
   const shown: Route = blocked ? DEFAULT_ROUTE : route;
   return (
     <div className="shell">

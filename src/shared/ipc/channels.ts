@@ -21,6 +21,19 @@ export const CHANNEL_NAMES = [
   'vault.status',
   'vault.lock',
   'vault.unlock',
+  'startup.status',
+  'startup.unlock',
+  'startup.setup',
+  'settings.get',
+  'settings.update',
+  'settings.setUpstreamKey',
+  'bulk.create',
+  'bulk.list',
+  'bulk.get',
+  'bulk.start',
+  'bulk.pause',
+  'bulk.cancel',
+  'bulk.exportCsv',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];

@@ -7,6 +7,7 @@ import { balanceEntrySchema } from '../api/balance';
 import { historyEntrySchema, paginationSchema } from '../api/history';
 import { lookupDataSchema, lookupTypeSchema } from '../api/lookup';
 import { creditReportSchema } from '../api/credit';
+import { bulkIpcContract } from './bulk-contract';
 
 export const roleSchema = z.enum(['admin', 'operator']);
 export type Role = z.infer<typeof roleSchema>;
@@ -61,6 +62,43 @@ export const historyFilterSchema = z.object({
 export type HistoryFilter = z.infer<typeof historyFilterSchema>;
 
 const empty = z.object({}).strict();
+
+export const startupStatusSchema = z.object({
+  phase: z.enum(['setup', 'locked', 'ready']),
+  protection: z.enum(['passphrase', 'keyfile', 'os']).nullable(),
+  passphraseRequired: z.boolean(),
+  organization: z.string().nullable(),
+});
+export type StartupStatusDto = z.infer<typeof startupStatusSchema>;
+
+export const resolverModeSchema = z.enum(['directory', 'remote']);
+
+/** The admin's settings screen: what is stored in `settings` plus the upstream's state. */
+export const appSettingsSchema = z.object({
+  apiPort: z.number().int(),
+  /** The port the running API listens on (a changed apiPort applies at the next start). */
+  listeningPort: z.number().int().nullable(),
+  autoLockMinutes: z.number().int(),
+  resolvers: z.object({ cbu: resolverModeSchema, informes: resolverModeSchema }),
+  remote: z.object({
+    baseUrl: z.string().nullable(),
+    timeoutMs: z.number().int(),
+    hasUpstreamKey: z.boolean(),
+    /** Circuit breaker and last error of the remote resolver, when one is composed. */
+    state: z.enum(['closed', 'open', 'half-open']).nullable(),
+    lastError: z.string().nullable(),
+  }),
+});
+export type AppSettings = z.infer<typeof appSettingsSchema>;
+
+export const appSettingsUpdateSchema = z
+  .object({
+    apiPort: z.number().int().min(1024).max(65535),
+    autoLockMinutes: z.number().int().min(0).max(24 * 60),
+    resolvers: z.object({ cbu: resolverModeSchema, informes: resolverModeSchema }).partial(),
+    remote: z.object({ baseUrl: z.string().max(500).nullable(), timeoutMs: z.number().int().min(100).max(60_000) }).partial(),
+  })
+  .partial();
 
 /** The answer of a lookup as the API would give it: HTTP status plus the contract's body. */
 const lookupAnswerSchema = <T extends z.ZodType>(data: T) =>
@@ -188,6 +226,45 @@ export const ipcContract = {
     output: z.object({ user: userSchema }),
     admin: true,
   }),
+  // Before the app is usable: first-run setup, or the passphrase of the vault (startup-gate.ts).
+  // Answered without a signed-in user; once ready, setup and unlock answer a conflict.
+  'startup.status': channel({
+    input: empty,
+    output: startupStatusSchema,
+    admin: false,
+  }),
+  'startup.unlock': channel({
+    input: z.object({ passphrase: z.string().min(1).max(1024) }),
+    output: startupStatusSchema,
+    admin: false,
+  }),
+  'startup.setup': channel({
+    input: z.object({
+      organization: z.string().trim().min(1).max(200),
+      adminName: z.string().trim().min(1).max(200),
+      adminEmail: z.string().trim().max(200),
+      passphrase: z.string().max(1024).optional(),
+    }),
+    output: startupStatusSchema,
+    admin: false,
+  }),
+  'settings.get': channel({
+    input: empty,
+    output: appSettingsSchema,
+    admin: true,
+  }),
+  'settings.update': channel({
+    input: appSettingsUpdateSchema,
+    output: appSettingsSchema,
+    admin: true,
+  }),
+  /** Stores the remote resolver's upstream key in the vault (never sent back); empty removes it. */
+  'settings.setUpstreamKey': channel({
+    input: z.object({ key: z.string().max(512) }),
+    output: appSettingsSchema,
+    admin: true,
+  }),
+  ...bulkIpcContract,
 } as const;
 
 export type IpcContract = typeof ipcContract;

@@ -3,7 +3,7 @@
 // page once at start (in the URL fragment, which is never sent to a server or logged), and compared
 // in constant time. Answers are `{ ok: true, value }` or `{ ok: false, error }` like the preload's.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Titular } from '../titular';
 import { TitularError } from '../errors';
 import { dispatch, type IpcSession } from '../ipc/handlers';
@@ -12,14 +12,41 @@ import type { IpcResult } from '../../../shared/ipc/contract';
 
 export class BridgeSessions {
   readonly #sessions: { digest: Buffer; userId: string }[] = [];
+  readonly #pending: Buffer[] = [];
+
+  /** What the settings screen shows about this host; the server sets the port once it listens. */
+  settingsHost: NonNullable<IpcSession['settingsHost']> = {};
 
   /** How the vault is unlocked again after a lock, on this host (see IpcSession). */
   constructor(readonly unlockProvider?: IpcSession['unlockProvider']) {}
 
   /** Opens a session for a user and returns its token (shown once). */
   open(userId: string): string {
-    const token = randomBytes(32).toString('base64url');
+    const token = newSessionToken();
     this.#sessions.push({ digest: digest(token), userId });
+    return token;
+  }
+
+  /**
+   * Binds a token handed out before anyone could sign in (the startup gate's page) to the user the
+   * session belongs to once the core is open, so the page keeps working without a new URL.
+   */
+  bind(token: string, userId: string): void {
+    this.#sessions.push({ digest: digest(token), userId });
+  }
+
+  /** Whether a token was handed out (bound or still pending). */
+  knows(token: string): boolean {
+    const presented = digest(token);
+    let found = false;
+    for (const pending of this.#pending) if (timingSafeEqual(presented, pending)) found = true;
+    return found || this.userOf(token) !== null;
+  }
+
+  /** A token for the startup gate's page; `bind` gives it its user later. */
+  openPending(): string {
+    const token = newSessionToken();
+    this.#pending.push(digest(token));
     return token;
   }
 
@@ -34,18 +61,32 @@ export class BridgeSessions {
   }
 }
 
+function newSessionToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
 function digest(token: string): Buffer {
   return createHash('sha256').update(token).digest();
 }
 
+/** A bulk job's pasted list or CSV (bulk-contract.ts MAX_BULK_CONTENT_CHARS) travels in one call. */
+const BRIDGE_BODY_LIMIT = 10 * 1024 * 1024;
+
 export function registerBridge(app: FastifyInstance, titular: Titular, sessions: BridgeSessions): void {
-  app.post<{ Params: { channel: string } }>('/bridge/:channel', async (request, reply) => {
-    const match = /^Session ([A-Za-z0-9_-]{20,100})$/.exec(request.headers.authorization ?? '');
-    const userId = match?.[1] ? sessions.userOf(match[1]) : null;
+  const sessionUser = (authorization: string | undefined) => {
+    const match = /^Session ([A-Za-z0-9_-]{20,100})$/.exec(authorization ?? '');
+    return match?.[1] ? sessions.userOf(match[1]) : null;
+  };
+  // The session is checked before the (larger than the API's) body is read.
+  const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!sessionUser(request.headers.authorization)) return sendError(reply, 401, 'UNAUTHORIZED', 'Missing or unknown desktop session');
+  };
+  app.post<{ Params: { channel: string } }>('/bridge/:channel', { bodyLimit: BRIDGE_BODY_LIMIT, onRequest }, async (request, reply) => {
+    const userId = sessionUser(request.headers.authorization);
     if (!userId) return sendError(reply, 401, 'UNAUTHORIZED', 'Missing or unknown desktop session');
     let result: IpcResult<unknown>;
     try {
-      result = { ok: true, value: await dispatch(titular, { userId, unlockProvider: sessions.unlockProvider }, request.params.channel, request.body) };
+      result = { ok: true, value: await dispatch(titular, { userId, unlockProvider: sessions.unlockProvider, settingsHost: sessions.settingsHost }, request.params.channel, request.body) };
     } catch (error) {
       if (!(error instanceof TitularError)) throw error;
       result = { ok: false, error: { code: error.code, message: error.message, status: error.status } };

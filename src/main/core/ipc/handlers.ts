@@ -15,6 +15,8 @@ import type { MasterKeyProvider, MasterKeyProviderKind } from '../vault/master-k
 import { parseHistoryBound } from '../../../shared/api/history';
 import { ipcContract, type Channel, type ChannelOutput, type HistoryFilter } from '../../../shared/ipc/contract';
 import type { z } from 'zod';
+import { bulkHandlers } from './bulk-handlers';
+import { readSettings, setUpstreamKey, updateSettings, type SettingsHost } from './settings-handlers';
 
 export interface IpcSession {
   userId: string;
@@ -23,6 +25,13 @@ export interface IpcSession {
    * the headless server its key file; a passphrase vault uses the passphrase the user typed.
    */
   unlockProvider?: (kind: MasterKeyProviderKind, passphrase: string | undefined) => MasterKeyProvider;
+  /**
+   * Asks the person at the computer to confirm revealing a key, where the host can (Electron: an
+   * OS prompt on keychain vaults). Resolves false when they decline.
+   */
+  confirmReveal?: (keyPrefix: string) => Promise<boolean>;
+  /** What the settings screen shows about the running host (port, remote resolver state). */
+  settingsHost?: SettingsHost;
 }
 
 type Parsed<C extends Channel> = z.output<(typeof ipcContract)[C]['input']>;
@@ -31,6 +40,7 @@ type Handler<C extends Channel> = (titular: Titular, user: User, input: Parsed<C
 const MAX_EXPORT_ROWS = 100_000;
 
 const handlers: { [C in Channel]: Handler<C> } = {
+  ...bulkHandlers,
   'session.get': (titular, user) => ({ user, organization: titular.users.requireOrganization() }),
 
   'lookup.account': async (titular, user, input) => {
@@ -109,7 +119,7 @@ const handlers: { [C in Channel]: Handler<C> } = {
       rateLimitPerSecond: input.rateLimitPerSecond ?? null,
     }),
 
-  'keys.reveal': (titular, user, input) => {
+  'keys.reveal': async (titular, user, input, session) => {
     // Revealing asks again. A passphrase vault wants its passphrase; otherwise the explicit
     // confirmation (the Electron shell adds the OS prompt where the platform has one).
     if (vaultProviderKind(titular.db) === 'passphrase') {
@@ -117,6 +127,9 @@ const handlers: { [C in Channel]: Handler<C> } = {
       if (!vaultSecretMatches(titular.db, passphraseProvider(input.passphrase))) {
         throw new TitularError(401, 'UNAUTHORIZED', 'Wrong passphrase');
       }
+    } else if (session.confirmReveal) {
+      const key = titular.keys.list(user.orgId).find((k) => k.id === input.id);
+      if (key && !(await session.confirmReveal(key.prefix))) throw new TitularError(403, 'FORBIDDEN', 'Reveal cancelled at the confirmation prompt');
     }
     return { secret: titular.keys.reveal(user.orgId, input.id, user.id) };
   },
@@ -156,6 +169,24 @@ const handlers: { [C in Channel]: Handler<C> } = {
   },
 
   'users.setRole': (titular, user, input) => ({ user: titular.users.setRole(user.orgId, input.id, input.role, user.id) }),
+
+  // A signed-in session means the gate is open (startup-handlers.ts answers before that).
+  'startup.status': (titular) => ({
+    phase: 'ready',
+    protection: vaultProviderKind(titular.db),
+    passphraseRequired: false,
+    organization: titular.users.organization()?.name ?? null,
+  }),
+  'startup.unlock': () => {
+    throw new TitularError(409, 'INVALID_PARAMETER', 'Titular is already unlocked');
+  },
+  'startup.setup': () => {
+    throw new TitularError(409, 'INVALID_PARAMETER', 'Titular is already set up');
+  },
+
+  'settings.get': (titular, _user, _input, session) => readSettings(titular, session.settingsHost ?? {}),
+  'settings.update': (titular, user, input, session) => updateSettings(titular, user, input, session.settingsHost ?? {}),
+  'settings.setUpstreamKey': (titular, user, input, session) => setUpstreamKey(titular, user, input.key, session.settingsHost ?? {}),
 };
 
 /**

@@ -25,8 +25,10 @@ function deriveKey(passphrase: string, params: ScryptParams): Buffer {
   });
 }
 
+export const MIN_PASSPHRASE_LENGTH = 8;
+
 export function passphraseProvider(passphrase: string): MasterKeyProvider {
-  if (passphrase.length < 8) throw new VaultUnlockError('The passphrase must have at least 8 characters');
+  if (passphrase.length < MIN_PASSPHRASE_LENGTH) throw new VaultUnlockError(`The passphrase must have at least ${MIN_PASSPHRASE_LENGTH} characters`);
   return {
     kind: 'passphrase',
     wrap(dataKey: Buffer): WrappedDataKey {

@@ -7,7 +7,7 @@ import { api, IpcCallError } from './client';
 
 type QueryOptions = { enabled?: boolean };
 
-function useChannelQuery<C extends Channel>(channel: C, input: ChannelInput<C>, options: QueryOptions & { keepPrevious?: boolean } = {}) {
+export function useChannelQuery<C extends Channel>(channel: C, input: ChannelInput<C>, options: QueryOptions & { keepPrevious?: boolean } = {}) {
   return useQuery<ChannelOutput<C>, IpcCallError>({
     queryKey: [channel, input],
     queryFn: () => api[channel](input),
@@ -27,7 +27,7 @@ const AFTER_USERS: readonly Channel[] = ['users.list', 'audit.list', 'session.ge
 
 // ---- queries ------------------------------------------------------------------------------------
 
-export const useSession = () => useChannelQuery('session.get', {});
+export const useSession = (options?: QueryOptions) => useChannelQuery('session.get', {}, options);
 export const useBalance = () => useChannelQuery('balance.get', {});
 export const useDailyConsumption = (product: ProductSlug, days = 30) => useChannelQuery('balance.dailyConsumption', { product, days });
 export const useHistory = (input: ChannelInput<'history.list'>, options?: QueryOptions) => useChannelQuery('history.list', input, { ...options, keepPrevious: true });
@@ -66,7 +66,7 @@ export function useCreditReport() {
   });
 }
 
-function useChannelMutation<C extends Channel>(channel: C, invalidates: readonly Channel[]) {
+export function useChannelMutation<C extends Channel>(channel: C, invalidates: readonly Channel[]) {
   const client = useQueryClient();
   return useMutation<ChannelOutput<C>, IpcCallError, ChannelInput<C>>({
     mutationFn: (input) => api[channel](input),

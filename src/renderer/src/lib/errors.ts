@@ -31,7 +31,9 @@ function vaultTitle(code: string, message: string, m: Messages): string | null {
 
 export function describeError(error: unknown, m: Messages, context: 'account' | 'report' | 'other' = 'other'): DescribedError {
   if (isIpcCallError(error)) {
-    return { code: error.code, title: vaultTitle(error.code, error.message, m) ?? titleForCode(error.code, m, context), detail: error.message || null, status: error.status || null };
+    // A vault answer we can say in the user's language needs no English detail under it.
+    const vault = vaultTitle(error.code, error.message, m);
+    return { code: error.code, title: vault ?? titleForCode(error.code, m, context), detail: vault ? null : error.message || null, status: error.status || null };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'ERROR', title: m.errors.UNKNOWN, detail: message, status: null };

@@ -1,0 +1,168 @@
+// First run and unlock in the browser mode, on a data directory of its own: the setup screen
+// creates the organization with a vault passphrase; a restart without TITULAR_PASSPHRASE shows the
+// unlock screen; a wrong passphrase is refused; the right one opens the app on the same page and
+// the localhost API starts answering. Then the admin's Ajustes screen. Screenshots:
+// bienvenida.png, desbloqueo.png, ajustes.png.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+
+const REPO = path.resolve(__dirname, '..');
+const SHOTS = path.join(__dirname, 'screenshots');
+const PASSPHRASE = 'mate amargo a las nueve';
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  origin: string;
+}
+
+function start(dataDir: string): Promise<Server> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env.TITULAR_PASSPHRASE;
+  delete env.TITULAR_DATA_DIR;
+  delete env.TITULAR_PORT;
+  const child = spawn(process.execPath, [path.join(REPO, 'out/main/serve.js'), '--data-dir', dataDir, '--port', '0', '--ui'], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no URL within 20 s:\n${output}`));
+    }, 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /Open Titular in your browser: (http:\/\/127\.0\.0\.1:\d+\/#session=[A-Za-z0-9_-]+)/.exec(output)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolve({ child, url, origin: new URL(url).origin });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+async function stop(server: Server | null): Promise<void> {
+  if (!server || server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+  if (server.child.exitCode === null) server.child.kill('SIGKILL');
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await expect(page.locator('.skeleton')).toHaveCount(0);
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled', caret: 'hide' });
+}
+
+test.describe.configure({ mode: 'serial' });
+
+let dataDir: string;
+let server: Server | null = null;
+
+test.beforeAll(() => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'titular-e2e-startup-'));
+});
+test.afterAll(async () => {
+  await stop(server);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('first run: the setup screen creates the organization with a vault passphrase', async ({ page }) => {
+  server = await start(dataDir);
+  await page.goto(server.url);
+  const setup = page.getByTestId('startup-setup');
+  await expect(setup).toBeVisible();
+  await expect(setup).toContainText('Bienvenido a Titular');
+
+  // Validation happens before anything is sent.
+  await page.getByTestId('setup-submit').click();
+  await expect(setup.locator('.field-error').first()).toBeVisible();
+
+  await page.getByTestId('setup-org').fill('Cooperativa del Litoral');
+  await page.getByTestId('setup-name').fill('Marta Giménez');
+  await page.getByTestId('setup-email').fill('marta@litoral.test');
+  await page.getByTestId('setup-passphrase').fill(PASSPHRASE);
+  await page.getByTestId('setup-passphrase-confirm').fill('otra cosa');
+  await page.getByTestId('setup-submit').click();
+  await expect(setup).toContainText('Las frases no coinciden.');
+  await page.getByTestId('setup-passphrase-confirm').fill(PASSPHRASE);
+  await shoot(page, 'bienvenida');
+
+  await page.getByTestId('setup-submit').click();
+  await expect(page.getByTestId('session-user')).toHaveText('Marta Giménez');
+  await expect(page.getByTestId('session-org')).toHaveText('Cooperativa del Litoral');
+});
+
+test('a restart locks it: a wrong passphrase is refused, the right one opens the app and the API', async ({ page, request }) => {
+  await stop(server);
+  server = await start(dataDir);
+  // While locked, the API answers 503 GE500 in the documented body.
+  const locked = await request.get(`${server.origin}/api/v1/balance`, { headers: { authorization: 'Bearer sk_live_x' } });
+  expect(locked.status()).toBe(503);
+  expect(await locked.json()).toMatchObject({ success: false, error: { code: 'GE500' } });
+
+  await page.goto(server.url);
+  const unlock = page.getByTestId('startup-unlock');
+  await expect(unlock).toBeVisible();
+  await expect(unlock).toContainText('Cooperativa del Litoral');
+  await page.getByTestId('startup-passphrase').fill('no es la frase correcta');
+  await page.getByTestId('startup-unlock-submit').click();
+  await expect(page.getByTestId('startup-error')).toHaveAttribute('data-error-code', 'UNAUTHORIZED');
+  await expect(page.getByTestId('startup-error')).toContainText('La frase de acceso no es correcta.');
+  await shoot(page, 'desbloqueo');
+
+  await page.getByTestId('startup-passphrase').fill(PASSPHRASE);
+  await page.getByTestId('startup-unlock-submit').click();
+  await expect(page.getByTestId('session-user')).toHaveText('Marta Giménez');
+  // The full API now listens on the same port: an unknown key is a 401, not a 503.
+  await expect
+    .poll(async () => (await request.get(`${server!.origin}/api/v1/balance`, { headers: { authorization: 'Bearer sk_live_x' } })).status())
+    .toBe(401);
+});
+
+test('Ajustes: the admin changes auto-lock and the resolvers, and stores a remote key without seeing it again', async ({ page }) => {
+  await page.goto(server!.url);
+  await expect(page.getByTestId('session-user')).toBeVisible();
+  await page.evaluate(() => {
+    window.location.hash = '#/ajustes';
+  });
+  const form = page.getByTestId('settings-form');
+  await expect(form).toBeVisible();
+  await expect(page.getByTestId('settings-save')).toBeDisabled();
+
+  // Remote needs a URL before it can be saved.
+  await page.getByTestId('settings-resolver-informes-remote').click();
+  await page.getByTestId('settings-save').click();
+  await expect(form).toContainText('cargá su URL base');
+  await page.getByTestId('settings-remote-url').fill('https://api.titular.example');
+  await page.getByTestId('settings-autolock').fill('30');
+  await page.getByTestId('settings-save').click();
+  await expect(page.getByText('Ajustes guardados.')).toBeVisible();
+  await expect(page.getByTestId('settings-save')).toBeDisabled();
+
+  await expect(page.getByTestId('settings-upstream-state')).toHaveAttribute('data-has-key', 'false');
+  await page.getByTestId('settings-upstream-key').fill('sk_live_RemotaRemotaRemotaRemota0123456');
+  await page.getByTestId('settings-upstream-save').click();
+  await expect(page.getByTestId('settings-upstream-state')).toHaveAttribute('data-has-key', 'true');
+  await expect(page.getByTestId('settings-upstream-key')).toHaveValue('');
+
+  // Saved for real: a reload shows the stored values.
+  await page.reload();
+  await expect(page.getByTestId('settings-autolock')).toHaveValue('30');
+  await expect(page.getByTestId('settings-resolver-informes-remote')).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByTestId('settings-resolver-cbu-directory')).toHaveAttribute('aria-checked', 'true');
+  await page.getByTestId('settings-resolver-informes-directory').click();
+  await page.getByTestId('settings-save').click();
+  await expect(page.getByText('Ajustes guardados.')).toBeVisible();
+  await expect(page.getByTestId('settings-listening')).toContainText(server!.origin);
+  await page.locator('.main').evaluate((el) => el.scrollTo({ top: 0 }));
+  await shoot(page, 'ajustes');
+});

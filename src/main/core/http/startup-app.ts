@@ -1,0 +1,56 @@
+// The server of the browser mode while the startup gate is closed (first-run setup, or a passphrase
+// vault waiting for its passphrase): the UI, the three startup channels over the bridge, and a 503
+// GE500 for everything else, including the API, until the core is open. serve.ts then closes it and
+// listens with the full API on the same port.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { requestId } from '../db/ids';
+import { TitularError } from '../errors';
+import type { StartupGate } from '../startup/startup-gate';
+import { dispatchStartup, isStartupChannel } from '../ipc/startup-handlers';
+import { sendError } from './error-reply';
+import { hostAllowed } from './host-guard';
+import { registerStaticUi } from './static-ui';
+import type { BridgeSessions } from './bridge';
+import type { IpcResult } from '../../../shared/ipc/contract';
+
+export function buildStartupApp(gate: StartupGate, options: { rendererDir: string; sessions: BridgeSessions }): FastifyInstance {
+  const app = Fastify({ logger: false, genReqId: () => requestId(), requestIdHeader: false, bodyLimit: 16 * 1024, exposeHeadRoutes: false });
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Request-Id', request.id);
+    if (!hostAllowed(request.headers.host, new Set())) {
+      return sendError(reply, 403, 'FORBIDDEN', 'The Host header must name this machine (127.0.0.1 or localhost)');
+    }
+  });
+  registerStaticUi(app, options.rendererDir);
+
+  app.post<{ Params: { channel: string } }>('/bridge/:channel', async (request, reply) => {
+    const match = /^Session ([A-Za-z0-9_-]{20,100})$/.exec(request.headers.authorization ?? '');
+    if (!match?.[1] || !options.sessions.knows(match[1])) return sendError(reply, 401, 'UNAUTHORIZED', 'Missing or unknown desktop session');
+    let result: IpcResult<unknown>;
+    const channel = request.params.channel;
+    if (!isStartupChannel(channel)) {
+      result = { ok: false, error: { code: 'UNAUTHORIZED', message: 'Titular is locked: unlock it first', status: 401 } };
+    } else {
+      try {
+        result = { ok: true, value: dispatchStartup(gate, channel, request.body) };
+      } catch (error) {
+        if (!(error instanceof TitularError)) throw error;
+        result = { ok: false, error: { code: error.code, message: error.message, status: error.status } };
+      }
+    }
+    return reply.header('Cache-Control', 'no-store').send(result);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/')) {
+      return sendError(reply, 503, 'GE500', 'Titular is locked; unlock it in the desktop UI', { headers: { 'Retry-After': '5' } });
+    }
+    return sendError(reply, 404, 'NOT_FOUND', 'Not found');
+  });
+  app.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
+    const status = typeof error.statusCode === 'number' && error.statusCode < 500 ? error.statusCode : 500;
+    return sendError(reply, status, status === 500 ? 'GE500' : 'INVALID_PARAMETER', status === 500 ? 'Internal error' : 'Malformed request');
+  });
+  return app;
+}

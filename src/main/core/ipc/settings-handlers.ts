@@ -1,0 +1,85 @@
+// The admin's settings screen: local API port, auto-lock, where live lookups are resolved, and the
+// remote resolver (base URL, timeout, upstream key sealed in the vault). Every change is audited;
+// the upstream key itself is never sent back, only whether one is stored.
+import type { Titular } from '../titular';
+import type { User } from '../users/users';
+import { invalidParameter } from '../errors';
+import type { AppSettings, ChannelInput } from '../../../shared/ipc/contract';
+
+export interface SettingsHost {
+  /** The port the API listens on now (a changed port applies at the next start). */
+  listeningPort?: number;
+  /** The remote resolver's breaker state and last error, when one is composed. */
+  remoteStatus?: () => { state: 'closed' | 'open' | 'half-open'; lastError: string | null };
+}
+
+export function readSettings(titular: Titular, host: SettingsHost): AppSettings {
+  const { settings } = titular;
+  const remote = host.remoteStatus?.() ?? null;
+  return {
+    apiPort: settings.get('api.port'),
+    listeningPort: host.listeningPort ?? null,
+    autoLockMinutes: settings.get('vault.autoLockMinutes'),
+    resolvers: { cbu: settings.get('resolver.cbu'), informes: settings.get('resolver.informes') },
+    remote: {
+      baseUrl: settings.get('remote.baseUrl'),
+      timeoutMs: settings.get('remote.timeoutMs'),
+      hasUpstreamKey: titular.secrets.has('remote.upstreamKey'),
+      state: remote?.state ?? null,
+      lastError: remote?.lastError ?? null,
+    },
+  };
+}
+
+export function updateSettings(titular: Titular, user: User, input: ChannelInput<'settings.update'>, host: SettingsHost): AppSettings {
+  const { settings } = titular;
+  const changed: Record<string, unknown> = {};
+  const baseUrl = input.remote?.baseUrl;
+  if (baseUrl !== undefined && baseUrl !== null && baseUrl.trim() !== '') {
+    let url: URL;
+    try {
+      url = new URL(baseUrl.trim());
+    } catch {
+      throw invalidParameter('remote.baseUrl: not a valid URL');
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidParameter('remote.baseUrl: must be an http(s) URL');
+  }
+  // Validate everything before writing anything: one bad field changes nothing.
+  const writes: (() => void)[] = [];
+  const stage = <K extends Parameters<Titular['settings']['set']>[0]>(key: K, value: Parameters<Titular['settings']['set']>[1] & {}) => {
+    writes.push(() => settings.set(key, value as never));
+    changed[key] = value;
+  };
+  if (input.apiPort !== undefined) stage('api.port', input.apiPort);
+  if (input.autoLockMinutes !== undefined) stage('vault.autoLockMinutes', input.autoLockMinutes);
+  if (input.resolvers?.cbu) stage('resolver.cbu', input.resolvers.cbu);
+  if (input.resolvers?.informes) stage('resolver.informes', input.resolvers.informes);
+  if (baseUrl !== undefined) {
+    const value = baseUrl === null || baseUrl.trim() === '' ? null : new URL(baseUrl.trim()).toString().replace(/\/$/, '');
+    writes.push(() => settings.set('remote.baseUrl', value));
+    changed['remote.baseUrl'] = value;
+  }
+  if (input.remote?.timeoutMs !== undefined) stage('remote.timeoutMs', input.remote.timeoutMs);
+  if (writes.length > 0) {
+    titular.db.transaction(() => {
+      for (const write of writes) write();
+      titular.audit.record({ orgId: user.orgId, actorUserId: user.id, action: 'settings.updated', targetType: 'settings', details: changed });
+    });
+  }
+  return readSettings(titular, host);
+}
+
+export function setUpstreamKey(titular: Titular, user: User, key: string, host: SettingsHost): AppSettings {
+  const trimmed = key.trim();
+  if (trimmed === '') titular.secrets.delete('remote.upstreamKey');
+  else if (/\s/.test(trimmed) || trimmed.length < 8) throw invalidParameter('key: expected an API key of at least 8 characters without spaces');
+  else titular.secrets.set('remote.upstreamKey', trimmed);
+  titular.audit.record({
+    orgId: user.orgId,
+    actorUserId: user.id,
+    action: trimmed === '' ? 'remote.upstream_key_removed' : 'remote.upstream_key_set',
+    targetType: 'settings',
+    details: {},
+  });
+  return readSettings(titular, host);
+}

@@ -1,0 +1,183 @@
+// Before the app can serve anything, its data directory must exist and its vault be unlocked.
+// The gate holds that first moment for the desktop (Electron) and the headless browser mode:
+//   setup   no organization yet: create it, its first admin and the vault (a passphrase, or the
+//           host's own protection: the OS keychain in Electron, a key file headless);
+//   locked  a passphrase vault and no passphrase given: the user types it;
+//   ready   the core is open.
+// The state is read without migrating or writing anything, so a wrong passphrase changes nothing.
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { DATABASE_FILE, openTitular, type Titular, type TitularOptions } from '../titular';
+import { TitularError, invalidParameter } from '../errors';
+import { passphraseProvider, MIN_PASSPHRASE_LENGTH } from '../vault/passphrase-provider';
+import { VaultUnlockError, type MasterKeyProvider, type MasterKeyProviderKind } from '../vault/master-key-provider';
+
+export type StartupPhase = 'setup' | 'locked' | 'ready';
+
+export interface StartupStatus {
+  phase: StartupPhase;
+  /** How the vault is (or will be) protected; null while setup has not chosen yet. */
+  protection: MasterKeyProviderKind | null;
+  /** Setup: whether the host has no protection of its own, so a passphrase must be chosen. */
+  passphraseRequired: boolean;
+  organization: string | null;
+}
+
+export interface StartupGateOptions extends Omit<TitularOptions, 'keyProvider'> {
+  /** The provider of an existing vault that needs no user input (OS keychain, key file), else null. */
+  automaticProvider: (kind: MasterKeyProviderKind) => MasterKeyProvider | null;
+  /** The host's own protection for a new vault when no passphrase is chosen; null when there is none. */
+  newVaultProvider: () => MasterKeyProvider | null;
+  /** A passphrase given outside the UI (TITULAR_PASSPHRASE), tried once at start. */
+  passphrase?: string;
+}
+
+export interface SetupInput {
+  organization: string;
+  adminName: string;
+  adminEmail: string;
+  passphrase?: string;
+}
+
+/** What the database says before it is opened for real. */
+interface Peek {
+  vault: MasterKeyProviderKind | null;
+  organization: string | null;
+}
+
+export class StartupGate {
+  #titular: Titular | null = null;
+  readonly #listeners: ((titular: Titular) => void)[] = [];
+
+  constructor(private readonly options: StartupGateOptions) {}
+
+  get titular(): Titular | null {
+    return this.#titular;
+  }
+
+  /** Calls `listener` once the core is open (at once when it already is). */
+  onReady(listener: (titular: Titular) => void): void {
+    if (this.#titular) listener(this.#titular);
+    else this.#listeners.push(listener);
+  }
+
+  status(): StartupStatus {
+    if (this.#titular) {
+      const org = this.#titular.users.organization();
+      return { phase: 'ready', protection: this.#peek().vault, passphraseRequired: false, organization: org?.name ?? null };
+    }
+    const peek = this.#peek();
+    if (!peek.vault || !peek.organization) {
+      return {
+        phase: 'setup',
+        protection: peek.vault,
+        passphraseRequired: peek.vault ? peek.vault === 'passphrase' : this.options.newVaultProvider() === null,
+        organization: peek.organization,
+      };
+    }
+    return { phase: 'locked', protection: peek.vault, passphraseRequired: true, organization: peek.organization };
+  }
+
+  /**
+   * Opens the core without asking anyone when it can: an initialized directory whose vault is
+   * unlocked by the host (OS keychain, key file) or by the passphrase given at start.
+   */
+  tryAutomatic(): Titular | null {
+    if (this.#titular) return this.#titular;
+    const peek = this.#peek();
+    if (!peek.vault || !peek.organization) return null;
+    const provider =
+      peek.vault === 'passphrase'
+        ? this.options.passphrase
+          ? passphraseProvider(this.options.passphrase)
+          : null
+        : this.options.automaticProvider(peek.vault);
+    if (!provider) return null;
+    try {
+      return this.#open(provider);
+    } catch (error) {
+      // A wrong TITULAR_PASSPHRASE leaves the gate locked: the user can still type the right one.
+      if (error instanceof VaultUnlockError && peek.vault === 'passphrase') return null;
+      throw error;
+    }
+  }
+
+  /** Unlocks a passphrase vault. A wrong passphrase throws 401 and writes nothing. */
+  unlock(passphrase: string): Titular {
+    const status = this.status();
+    if (status.phase !== 'locked') throw new TitularError(409, 'INVALID_PARAMETER', 'There is nothing to unlock: Titular is not locked');
+    try {
+      return this.#open(passphraseProvider(passphrase));
+    } catch (error) {
+      if (error instanceof VaultUnlockError) throw new TitularError(401, 'UNAUTHORIZED', 'Wrong passphrase');
+      throw error;
+    }
+  }
+
+  /** First run: the vault, the organization and its first admin. */
+  setup(input: SetupInput): Titular {
+    const status = this.status();
+    if (status.phase !== 'setup') throw new TitularError(409, 'INVALID_PARAMETER', 'Titular is already set up');
+    const passphrase = input.passphrase?.length ? input.passphrase : undefined;
+    if (passphrase !== undefined && passphrase.length < MIN_PASSPHRASE_LENGTH) {
+      throw invalidParameter(`passphrase: at least ${MIN_PASSPHRASE_LENGTH} characters`);
+    }
+    let provider: MasterKeyProvider | null;
+    if (status.protection === 'passphrase' || (status.protection === null && passphrase)) {
+      if (!passphrase) throw invalidParameter('passphrase: required to open this vault');
+      provider = passphraseProvider(passphrase);
+    } else if (status.protection) {
+      provider = this.options.automaticProvider(status.protection);
+    } else {
+      provider = this.options.newVaultProvider();
+    }
+    if (!provider) throw invalidParameter('passphrase: this computer has no keychain; choose a passphrase');
+    let titular: Titular;
+    try {
+      titular = this.#open(provider, false);
+    } catch (error) {
+      if (error instanceof VaultUnlockError) throw new TitularError(401, 'UNAUTHORIZED', 'Wrong passphrase');
+      throw error;
+    }
+    try {
+      titular.users.initialize({ orgName: input.organization, adminName: input.adminName, adminEmail: input.adminEmail });
+    } catch (error) {
+      // Keep the gate in setup so the user can fix the form.
+      titular.close();
+      throw error;
+    }
+    this.#ready(titular);
+    return titular;
+  }
+
+  #open(provider: MasterKeyProvider, announce = true): Titular {
+    const { automaticProvider: _a, newVaultProvider: _n, passphrase: _p, ...rest } = this.options;
+    const titular = openTitular({ ...rest, keyProvider: () => provider });
+    if (announce) this.#ready(titular);
+    return titular;
+  }
+
+  #ready(titular: Titular): void {
+    this.#titular = titular;
+    for (const listener of this.#listeners.splice(0)) listener(titular);
+  }
+
+  #peek(): Peek {
+    const file = path.join(this.options.dataDir, DATABASE_FILE);
+    if (!existsSync(file)) return { vault: null, organization: null };
+    const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      const has = (table: string) => sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
+      const vault = has('vault_meta')
+        ? ((sqlite.prepare('SELECT provider FROM vault_meta WHERE id = 1').get() as { provider: MasterKeyProviderKind } | undefined)?.provider ?? null)
+        : null;
+      const organization = has('organizations')
+        ? ((sqlite.prepare('SELECT name FROM organizations LIMIT 1').get() as { name: string } | undefined)?.name ?? null)
+        : null;
+      return { vault, organization };
+    } finally {
+      sqlite.close();
+    }
+  }
+}

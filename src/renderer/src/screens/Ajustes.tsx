@@ -1,0 +1,246 @@
+// Ajustes (admins): the local API's port, the vault's auto-lock, where live lookups are resolved
+// per product, and the remote API (base URL, timeout, and its key, which goes into the vault and is
+// never shown again). One form saves the plain settings together; the key has its own action.
+import { useEffect, useId, useState } from 'react';
+import type { AppSettings } from '../../../shared/ipc/contract';
+import type { ProductSlug } from '../../../shared/api/common';
+import { useAppSettings, useSetUpstreamKey, useUpdateSettings } from '../api/app-hooks';
+import { tpl, useI18n } from '../i18n';
+import { Badge, Card, ErrorBanner, PageHeader, Skeleton, Spinner } from '../components/ui';
+import { useToast } from '../components/Toast';
+import { IconKey, IconShield } from '../components/Icons';
+
+type Mode = AppSettings['resolvers']['cbu'];
+const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
+const MODES: Mode[] = ['directory', 'remote'];
+
+interface Draft {
+  apiPort: string;
+  autoLockMinutes: string;
+  resolvers: Record<ProductSlug, Mode>;
+  baseUrl: string;
+  timeoutMs: string;
+}
+
+const toDraft = (s: AppSettings): Draft => ({
+  apiPort: String(s.apiPort),
+  autoLockMinutes: String(s.autoLockMinutes),
+  resolvers: { ...s.resolvers },
+  baseUrl: s.remote.baseUrl ?? '',
+  timeoutMs: String(s.remote.timeoutMs),
+});
+
+const intIn = (raw: string, min: number, max: number) => /^\d+$/.test(raw.trim()) && Number(raw) >= min && Number(raw) <= max;
+
+export function AjustesScreen() {
+  const { m } = useI18n();
+  const settings = useAppSettings();
+  return (
+    <>
+      <PageHeader title={m.pages.ajustes.title} subtitle={m.pages.ajustes.subtitle} />
+      {settings.isError ? <ErrorBanner error={settings.error} onRetry={() => void settings.refetch()} /> : null}
+      {settings.data ? (
+        <SettingsForm current={settings.data} />
+      ) : settings.isPending ? (
+        <Card>
+          <Skeleton width="60%" />
+        </Card>
+      ) : null}
+    </>
+  );
+}
+
+function SettingsForm({ current }: { current: AppSettings }) {
+  const { m } = useI18n();
+  const id = useId();
+  const toast = useToast();
+  const update = useUpdateSettings();
+  const [draft, setDraft] = useState<Draft>(() => toDraft(current));
+  const [touched, setTouched] = useState(false);
+  // A save (or another admin's change) refreshes the form.
+  useEffect(() => setDraft(toDraft(current)), [current]);
+
+  const errors = {
+    apiPort: intIn(draft.apiPort, 1024, 65535) ? null : m.settings.invalidPort,
+    autoLockMinutes: intIn(draft.autoLockMinutes, 0, 1440) ? null : m.settings.invalidMinutes,
+    timeoutMs: intIn(draft.timeoutMs, 100, 60_000) ? null : m.settings.invalidTimeout,
+    baseUrl: PRODUCTS.some((p) => draft.resolvers[p] === 'remote') && !draft.baseUrl.trim() ? m.settings.remoteNeedsUrl : null,
+  };
+  const valid = Object.values(errors).every((e) => e === null);
+  const dirty = JSON.stringify(draft) !== JSON.stringify(toDraft(current));
+  const err = (key: keyof typeof errors) => (touched ? errors[key] : null);
+  const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+
+  const save = () => {
+    setTouched(true);
+    if (!valid || update.isPending) return;
+    update.mutate(
+      {
+        apiPort: Number(draft.apiPort),
+        autoLockMinutes: Number(draft.autoLockMinutes),
+        resolvers: draft.resolvers,
+        remote: { baseUrl: draft.baseUrl.trim() || null, timeoutMs: Number(draft.timeoutMs) },
+      },
+      { onSuccess: () => toast(m.settings.saved) },
+    );
+  };
+
+  const listening = current.listeningPort;
+  return (
+    <form
+      className="settings-layout"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        save();
+      }}
+      data-testid="settings-form"
+    >
+      <div className="settings-grid">
+        <Card title={m.settings.apiTitle} subtitle={m.settings.apiBody}>
+          <div className="field">
+            <label className="field-label" htmlFor={`${id}-port`}>
+              {m.settings.apiPort}
+            </label>
+            <input id={`${id}-port`} className="input settings-short" inputMode="numeric" value={draft.apiPort} onChange={(e) => set({ apiPort: e.target.value })} aria-invalid={!!err('apiPort')} data-testid="settings-port" />
+            {err('apiPort') ? <p className="field-error">{err('apiPort')}</p> : <p className="field-hint">{m.settings.apiPortHint}</p>}
+          </div>
+          {listening ? (
+            <p className="small muted settings-note" data-testid="settings-listening">
+              {tpl(m.settings.apiListening, { url: `http://127.0.0.1:${listening}` })}
+              {listening !== current.apiPort ? ` · ${tpl(m.settings.apiRestart, { port: current.apiPort })}` : ''}
+            </p>
+          ) : null}
+        </Card>
+
+        <Card title={m.settings.lockTitle} subtitle={m.settings.lockBody}>
+          <div className="field">
+            <label className="field-label" htmlFor={`${id}-lock`}>
+              {m.settings.lockMinutes}
+            </label>
+            <input id={`${id}-lock`} className="input settings-short" inputMode="numeric" value={draft.autoLockMinutes} onChange={(e) => set({ autoLockMinutes: e.target.value })} aria-invalid={!!err('autoLockMinutes')} data-testid="settings-autolock" />
+            {err('autoLockMinutes') ? <p className="field-error">{err('autoLockMinutes')}</p> : <p className="field-hint">{m.settings.lockHint}</p>}
+          </div>
+        </Card>
+
+        <Card title={m.settings.resolversTitle} subtitle={m.settings.resolversBody}>
+          <div className="form-stack">
+            {PRODUCTS.map((product) => (
+              <div className="settings-resolver" key={product}>
+                <span className="field-label-inline">{m.products[product]}</span>
+                <div className="segmented" role="radiogroup" aria-label={m.products[product]}>
+                  {MODES.map((mode) => (
+                    <button
+                      key={mode}
+                      type="button"
+                      role="radio"
+                      aria-checked={draft.resolvers[product] === mode}
+                      className={draft.resolvers[product] === mode ? 'on' : ''}
+                      onClick={() => set({ resolvers: { ...draft.resolvers, [product]: mode } })}
+                      data-testid={`settings-resolver-${product}-${mode}`}
+                    >
+                      {m.settings.resolver[mode]}
+                    </button>
+                  ))}
+                </div>
+              </div>
+            ))}
+          </div>
+        </Card>
+
+        <Card
+          title={m.settings.remoteTitle}
+          subtitle={m.settings.remoteBody}
+          actions={current.remote.state ? <Badge tone={current.remote.state === 'closed' ? 'success' : 'warning'}>{m.settings.breaker[current.remote.state]}</Badge> : null}
+        >
+          <div className="form-stack">
+            <div className="field">
+              <label className="field-label" htmlFor={`${id}-url`}>
+                {m.settings.remoteUrl}
+              </label>
+              <input id={`${id}-url`} className="input" type="url" placeholder="https://" value={draft.baseUrl} maxLength={500} onChange={(e) => set({ baseUrl: e.target.value })} aria-invalid={!!err('baseUrl')} data-testid="settings-remote-url" />
+              {err('baseUrl') ? <p className="field-error">{err('baseUrl')}</p> : <p className="field-hint">{m.settings.remoteUrlHint}</p>}
+            </div>
+            <div className="field">
+              <label className="field-label" htmlFor={`${id}-timeout`}>
+                {m.settings.remoteTimeout}
+              </label>
+              <input id={`${id}-timeout`} className="input settings-short" inputMode="numeric" value={draft.timeoutMs} onChange={(e) => set({ timeoutMs: e.target.value })} aria-invalid={!!err('timeoutMs')} data-testid="settings-remote-timeout" />
+              {err('timeoutMs') ? <p className="field-error">{err('timeoutMs')}</p> : null}
+            </div>
+            {current.remote.lastError ? (
+              <p className="small muted" data-testid="settings-remote-error">
+                {m.settings.lastError}: {current.remote.lastError}
+              </p>
+            ) : null}
+            <UpstreamKeyField hasKey={current.remote.hasUpstreamKey} />
+          </div>
+        </Card>
+      </div>
+      <div className="settings-actions">
+        {update.isError ? <ErrorBanner error={update.error} testId="settings-error" /> : null}
+        <button type="submit" className="btn btn-primary" disabled={!dirty || update.isPending} data-testid="settings-save">
+          {update.isPending ? <Spinner /> : null}
+          <span>{update.isPending ? m.settings.saving : m.settings.save}</span>
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function UpstreamKeyField({ hasKey }: { hasKey: boolean }) {
+  const { m } = useI18n();
+  const id = useId();
+  const toast = useToast();
+  const setKey = useSetUpstreamKey();
+  const [key, setKeyDraft] = useState('');
+  const store = (value: string) =>
+    setKey.mutate(
+      { key: value },
+      {
+        onSuccess: () => {
+          setKeyDraft('');
+          toast(value ? m.settings.upstreamKeySaved : m.settings.upstreamKeyRemoved);
+        },
+      },
+    );
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={`${id}-key`}>
+        {m.settings.upstreamKey}{' '}
+        <span data-testid="settings-upstream-state" data-has-key={hasKey}>
+          {hasKey ? (
+            <Badge tone="success">
+              <IconShield size={12} /> {m.settings.upstreamKeySet}
+            </Badge>
+          ) : (
+            <Badge>{m.settings.upstreamKeyMissing}</Badge>
+          )}
+        </span>
+      </label>
+      <input
+        id={`${id}-key`}
+        className="input mono"
+        type="password"
+        autoComplete="off"
+        placeholder={m.settings.upstreamKeyPlaceholder}
+        value={key}
+        maxLength={512}
+        onChange={(e) => setKeyDraft(e.target.value)}
+        data-testid="settings-upstream-key"
+      />
+      <div className="settings-key-actions">
+        <button type="button" className="btn btn-secondary btn-sm" disabled={!key.trim() || setKey.isPending} onClick={() => store(key)} data-testid="settings-upstream-save">
+          {setKey.isPending ? <Spinner /> : <IconKey size={15} />}
+          <span>{m.settings.upstreamKeySave}</span>
+        </button>
+        {hasKey ? (
+          <button type="button" className="btn btn-ghost btn-sm" disabled={setKey.isPending} onClick={() => store('')} data-testid="settings-upstream-remove">
+            {m.settings.upstreamKeyRemove}
+          </button>
+        ) : null}
+      </div>
+      {setKey.isError ? <ErrorBanner error={setKey.error} testId="settings-upstream-error" /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+// The admin's settings over the desktop contract (the headless bridge): reading, validating and
+// saving, the upstream key sealed in the vault and never sent back, the audit trail, the reveal
+// confirmation hook, and that a resolver change applies to the next API lookup.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auth, createFixture, type Fixture } from './support/fixture';
+import { DIR, DIRECTORY_CSV } from './support/directory-data';
+import { dispatch } from '../src/main/core/ipc/handlers';
+import { TitularError } from '../src/main/core/errors';
+
+let f: Fixture;
+const admin = () => ({ userId: f.adminId, settingsHost: { listeningPort: 8787 } });
+
+beforeAll(async () => {
+  f = await createFixture({ credits: { cbu: 10 } });
+  f.importDirectory(DIRECTORY_CSV);
+});
+afterAll(() => f.close());
+
+async function fails(promise: Promise<unknown>, status: number, code: string): Promise<TitularError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TitularError);
+  expect(error).toMatchObject({ status, code });
+  return error as TitularError;
+}
+
+describe('settings.get / settings.update', () => {
+  it('reads the defaults', async () => {
+    expect(await dispatch(f.titular, admin(), 'settings.get', {})).toEqual({
+      apiPort: 8787,
+      listeningPort: 8787,
+      autoLockMinutes: 15,
+      resolvers: { cbu: 'directory', informes: 'directory' },
+      remote: { baseUrl: null, timeoutMs: 5000, hasUpstreamKey: false, state: null, lastError: null },
+    });
+  });
+
+  it('refuses operators', async () => {
+    await fails(dispatch(f.titular, { userId: f.operatorId }, 'settings.get', {}), 403, 'FORBIDDEN');
+    await fails(dispatch(f.titular, { userId: f.operatorId }, 'settings.update', { autoLockMinutes: 0 }), 403, 'FORBIDDEN');
+    await fails(dispatch(f.titular, { userId: f.operatorId }, 'settings.setUpstreamKey', { key: 'sk_live_x' }), 403, 'FORBIDDEN');
+  });
+
+  it('rejects invalid values and writes none of the fields', async () => {
+    await fails(dispatch(f.titular, admin(), 'settings.update', { apiPort: 80, autoLockMinutes: 5 }), 400, 'INVALID_PARAMETER');
+    await fails(dispatch(f.titular, admin(), 'settings.update', { autoLockMinutes: 5, remote: { baseUrl: 'ftp://x.example' } }), 400, 'INVALID_PARAMETER');
+    await fails(dispatch(f.titular, admin(), 'settings.update', { autoLockMinutes: 5, remote: { baseUrl: 'no es una url' } }), 400, 'INVALID_PARAMETER');
+    await fails(dispatch(f.titular, admin(), 'settings.update', { resolvers: { cbu: 'sandbox' } }), 400, 'INVALID_PARAMETER');
+    expect(f.titular.settings.get('vault.autoLockMinutes')).toBe(15);
+  });
+
+  it('saves, audits, and normalizes the base URL', async () => {
+    const saved = await dispatch(f.titular, admin(), 'settings.update', {
+      apiPort: 9123,
+      autoLockMinutes: 0,
+      remote: { baseUrl: 'https://api.example.com/', timeoutMs: 2500 },
+    });
+    expect(saved).toMatchObject({ apiPort: 9123, listeningPort: 8787, autoLockMinutes: 0, remote: { baseUrl: 'https://api.example.com', timeoutMs: 2500 } });
+    const audit = f.titular.audit.list(f.orgId, { targetType: 'settings', limit: 5 });
+    expect(audit[0]).toMatchObject({ action: 'settings.updated', actor: { id: f.adminId }, details: { 'api.port': 9123, 'vault.autoLockMinutes': 0 } });
+  });
+
+  it('applies a resolver change to the next API lookup', async () => {
+    const key = f.createKey();
+    const lookup = () => f.app.inject({ method: 'GET', url: `/api/v1/lookup?identifier=${DIR.individual.cbu}&type=cbu`, headers: auth(key) });
+    expect((await lookup()).statusCode).toBe(200);
+    // The remote API of the settings is not reachable from here: the source cannot answer, no credit taken.
+    await dispatch(f.titular, admin(), 'settings.update', { resolvers: { cbu: 'remote' }, remote: { baseUrl: 'http://127.0.0.1:9', timeoutMs: 200 } });
+    const balance = f.balance('cbu');
+    const res = await lookup();
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ success: false, error: { code: 'GE500' } });
+    expect(f.balance('cbu')).toBe(balance);
+    await dispatch(f.titular, admin(), 'settings.update', { resolvers: { cbu: 'directory' } });
+    expect((await lookup()).statusCode).toBe(200);
+  });
+});
+
+describe('settings.setUpstreamKey', () => {
+  const upstream = 'sk_live_UpstreamSecret0123456789abcdefXYZ';
+
+  it('seals the key in the vault, never sends it back, and audits without it', async () => {
+    const saved = await dispatch(f.titular, admin(), 'settings.setUpstreamKey', { key: `  ${upstream}  ` });
+    expect(saved).toMatchObject({ remote: { hasUpstreamKey: true } });
+    expect(JSON.stringify(saved)).not.toContain(upstream);
+    expect(f.titular.secrets.get('remote.upstreamKey')).toBe(upstream);
+    f.titular.commits.flush();
+    for (const file of ['titular.db', 'titular.db-wal']) {
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(path.join(f.dataDir, file));
+      } catch {
+        continue;
+      }
+      expect(bytes.includes(Buffer.from(upstream))).toBe(false);
+    }
+    const audit = f.titular.audit.list(f.orgId, { targetType: 'settings', limit: 1 });
+    expect(audit[0]).toMatchObject({ action: 'remote.upstream_key_set' });
+    expect(JSON.stringify(audit)).not.toContain(upstream);
+  });
+
+  it('refuses a malformed key, and removes the key when given an empty one', async () => {
+    await fails(dispatch(f.titular, admin(), 'settings.setUpstreamKey', { key: 'two words here' }), 400, 'INVALID_PARAMETER');
+    expect(f.titular.secrets.has('remote.upstreamKey')).toBe(true);
+    expect(await dispatch(f.titular, admin(), 'settings.setUpstreamKey', { key: '' })).toMatchObject({ remote: { hasUpstreamKey: false } });
+  });
+
+  it('needs an unlocked vault to store a key', async () => {
+    f.titular.lockVault();
+    await fails(dispatch(f.titular, admin(), 'settings.setUpstreamKey', { key: upstream }), 401, 'UNAUTHORIZED');
+    expect(f.titular.secrets.has('remote.upstreamKey')).toBe(false);
+  });
+});
+
+describe('keys.reveal on a keychain vault asks the host to confirm', () => {
+  it('reveals after a yes and refuses after a no', async () => {
+    const g = await createFixture();
+    try {
+      const secret = g.createKey();
+      const id = g.titular.keys.list(g.orgId)[0]!.id;
+      const prompts: string[] = [];
+      const session = (answer: boolean) => ({ userId: g.adminId, confirmReveal: async (prefix: string) => (prompts.push(prefix), answer) });
+      await fails(dispatch(g.titular, session(false), 'keys.reveal', { id, confirm: true }), 403, 'FORBIDDEN');
+      expect(await dispatch(g.titular, session(true), 'keys.reveal', { id, confirm: true })).toEqual({ secret });
+      expect(prompts).toHaveLength(2);
+      expect(prompts[0]).toMatch(/^sk_live_/);
+      expect(secret.startsWith(prompts[0]!.replace(/…$/, ''))).toBe(true);
+    } finally {
+      await g.close();
+    }
+  });
+});

@@ -1,0 +1,146 @@
+// The startup gate: first-run setup, the unlock of a passphrase vault, and that a wrong passphrase
+// changes nothing. Driven through the three startup channels (startup-handlers.ts), the same
+// dispatch the Electron shell and the headless browser mode use before anyone is signed in.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StartupGate } from '../src/main/core/startup/startup-gate';
+import { dispatchStartup } from '../src/main/core/ipc/startup-handlers';
+import { keyfileProvider } from '../src/main/core/vault/keyfile-provider';
+import { TitularError } from '../src/main/core/errors';
+import type { Titular } from '../src/main/core/titular';
+
+const PASSPHRASE = 'correcta caballo batería';
+const dirs: string[] = [];
+const opened: Titular[] = [];
+
+afterEach(() => {
+  for (const t of opened.splice(0)) t.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'titular-gate-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** A gate like the Electron shell's on a machine without a keychain (or headless without a key file). */
+function gate(dataDir: string, options: { keychain?: boolean; passphrase?: string } = {}): StartupGate {
+  const keyFile = () => keyfileProvider(path.join(dataDir, 'master.key'));
+  const g = new StartupGate({
+    dataDir,
+    passphrase: options.passphrase,
+    automaticProvider: (kind) => (kind === 'keyfile' && options.keychain ? keyFile() : null),
+    newVaultProvider: () => (options.keychain ? keyFile() : null),
+  });
+  g.onReady((t) => opened.push(t));
+  return g;
+}
+
+function expectError(fn: () => unknown, status: number, code: string): TitularError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(TitularError);
+    expect((error as TitularError).status).toBe(status);
+    expect((error as TitularError).code).toBe(code);
+    return error as TitularError;
+  }
+  throw new Error('expected an error');
+}
+
+const setupInput = { organization: 'Acme Cobranzas', adminName: 'Ada Admin', adminEmail: 'ada@acme.test' };
+
+describe('first run', () => {
+  it('asks for setup, and for a passphrase where the computer has no keychain', () => {
+    const g = gate(tempDir());
+    expect(dispatchStartup(g, 'startup.status', {})).toEqual({ phase: 'setup', protection: null, passphraseRequired: true, organization: null });
+    expect(gate(tempDir(), { keychain: true }).status()).toMatchObject({ phase: 'setup', passphraseRequired: false });
+  });
+
+  it('refuses setup without a passphrase on a computer without keychain, or with a short one, and creates nothing', () => {
+    const dir = tempDir();
+    const g = gate(dir);
+    expect(expectError(() => dispatchStartup(g, 'startup.setup', setupInput), 400, 'INVALID_PARAMETER').message).toMatch(/passphrase/);
+    expectError(() => dispatchStartup(g, 'startup.setup', { ...setupInput, passphrase: 'corta' }), 400, 'INVALID_PARAMETER');
+    expectError(() => dispatchStartup(g, 'startup.setup', { ...setupInput, organization: '   ' }), 400, 'INVALID_PARAMETER');
+    expect(g.titular).toBeNull();
+    expect(g.status().phase).toBe('setup');
+  });
+
+  it('stays in setup when the admin is invalid, then sets up with a passphrase and opens', () => {
+    const dir = tempDir();
+    const g = gate(dir);
+    expectError(() => dispatchStartup(g, 'startup.setup', { ...setupInput, adminEmail: 'no-es-un-email', passphrase: PASSPHRASE }), 400, 'INVALID_PARAMETER');
+    expect(g.status().phase).toBe('setup');
+    const status = dispatchStartup(g, 'startup.setup', { ...setupInput, passphrase: PASSPHRASE });
+    expect(status).toMatchObject({ phase: 'ready', protection: 'passphrase', organization: 'Acme Cobranzas' });
+    const titular = g.titular!;
+    const org = titular.users.requireOrganization();
+    expect(titular.users.list(org.id)).toEqual([expect.objectContaining({ email: 'ada@acme.test', role: 'admin' })]);
+    expectError(() => dispatchStartup(g, 'startup.setup', { ...setupInput, passphrase: PASSPHRASE }), 409, 'INVALID_PARAMETER');
+  });
+
+  it('uses the host protection when no passphrase is chosen', () => {
+    const dir = tempDir();
+    const g = gate(dir, { keychain: true });
+    expect(dispatchStartup(g, 'startup.setup', setupInput)).toMatchObject({ phase: 'ready', protection: 'keyfile' });
+  });
+});
+
+describe('a passphrase vault at start', () => {
+  function initialized(): string {
+    const dir = tempDir();
+    const g = gate(dir);
+    dispatchStartup(g, 'startup.setup', { ...setupInput, passphrase: PASSPHRASE });
+    g.titular!.close();
+    opened.length = 0;
+    return dir;
+  }
+
+  it('is locked, and a wrong passphrase answers 401 and leaves the database file untouched', () => {
+    const dir = initialized();
+    const g = gate(dir);
+    expect(g.tryAutomatic()).toBeNull();
+    expect(dispatchStartup(g, 'startup.status', {})).toEqual({ phase: 'locked', protection: 'passphrase', passphraseRequired: true, organization: 'Acme Cobranzas' });
+    const before = readFileSync(path.join(dir, 'titular.db'));
+    expectError(() => dispatchStartup(g, 'startup.unlock', { passphrase: 'otra frase cualquiera' }), 401, 'UNAUTHORIZED');
+    expectError(() => dispatchStartup(g, 'startup.unlock', { passphrase: 'corta' }), 401, 'UNAUTHORIZED');
+    expectError(() => dispatchStartup(g, 'startup.unlock', {}), 400, 'INVALID_PARAMETER');
+    expect(readFileSync(path.join(dir, 'titular.db')).equals(before)).toBe(true);
+    expect(g.titular).toBeNull();
+  });
+
+  it('opens with the right passphrase and tells the listeners once', () => {
+    const dir = initialized();
+    const g = gate(dir);
+    let readyCalls = 0;
+    g.onReady(() => readyCalls++);
+    expect(dispatchStartup(g, 'startup.unlock', { passphrase: PASSPHRASE })).toMatchObject({ phase: 'ready' });
+    expect(readyCalls).toBe(1);
+    expect(g.titular!.vault.locked).toBe(false);
+    expectError(() => dispatchStartup(g, 'startup.unlock', { passphrase: PASSPHRASE }), 409, 'INVALID_PARAMETER');
+    expect(readyCalls).toBe(1);
+  });
+
+  it('opens at start with TITULAR_PASSPHRASE, and stays locked when that passphrase is wrong', () => {
+    const dir = initialized();
+    expect(gate(dir, { passphrase: 'no es la frase' }).tryAutomatic()).toBeNull();
+    const g = gate(dir, { passphrase: PASSPHRASE });
+    expect(g.tryAutomatic()).not.toBeNull();
+    expect(g.status().phase).toBe('ready');
+  });
+});
+
+describe('a key-file vault at start', () => {
+  it('opens without asking anyone', () => {
+    const dir = tempDir();
+    dispatchStartup(gate(dir, { keychain: true }), 'startup.setup', setupInput);
+    for (const t of opened.splice(0)) t.close();
+    const g = gate(dir, { keychain: true });
+    expect(g.tryAutomatic()).not.toBeNull();
+    expect(g.status()).toMatchObject({ phase: 'ready', protection: 'keyfile' });
+  });
+});
