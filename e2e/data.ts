@@ -34,3 +34,27 @@ export const DIRECTORY_CSV = [
   `${ACCOUNTS.inactive.cbu},cuenta.inactiva,CA,ARS,false,Sofía Fernández,20444444445`,
   '',
 ].join('\n');
+
+/** Credit reports (Informes) in the directory, for live lookups by CUIT/CUIL. */
+export const REPORTS = {
+  /** ACME: situation 3 at Santander, 1 at BBVA, 2 at a non-bank lender; two bounced checks (one paid). */
+  company: { taxId: '30-71234567-1', name: 'ACME Logística S.A.' },
+  /** A clean record: no debts, no checks. */
+  clean: { taxId: '27-31234567-1', name: 'María Laura González' },
+  /** Valid CUIT with no report: PA011. */
+  notFound: { taxId: '30-50001234-6' },
+  /** Wrong check digit: PA006 before any credit is spent. */
+  badCheckDigit: '30-71234567-2',
+} as const;
+
+/** The credit-record import file (README "Credit records"), one row per fact, grouped by tax_id. */
+export const CREDIT_RECORDS_CSV = [
+  'record,tax_id,full_name,is_individual,tax_id_type,period,institution_code,institution_name,classification,amount,days_overdue,check_number,check_date,check_amount,check_reason,check_paid',
+  `situation,${REPORTS.company.taxId},${REPORTS.company.name},,,2026-10,072,,3,48200,120,,,,,`,
+  `situation,${REPORTS.company.taxId},${REPORTS.company.name},,,2026-10,017,,1,9800,0,,,,,`,
+  `situation,${REPORTS.company.taxId},${REPORTS.company.name},,,2026-10,70012,Tarjeta Naranja S.A.,2,"1250,5",35,,,,,`,
+  `check,${REPORTS.company.taxId},${REPORTS.company.name},,,,072,,,,,00012345,14/08/2026,350000,Sin fondos suficientes,sí`,
+  `check,${REPORTS.company.taxId},${REPORTS.company.name},,,,072,,,,,00012391,30/09/2026,1200000,Sin fondos suficientes,no`,
+  `subject,${REPORTS.clean.taxId},${REPORTS.clean.name},,,2026-10,,,,,,,,,,`,
+  '',
+].join('\n');

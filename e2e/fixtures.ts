@@ -4,7 +4,7 @@ import { expect, test as base, type Page } from '@playwright/test';
 import { readState, type E2eState } from './state';
 
 export type Role = 'admin' | 'operator';
-export type Route = 'consulta' | 'saldo' | 'historial' | 'claves' | 'usuarios' | 'ajustes';
+export type Route = 'consulta' | 'saldo' | 'historial' | 'lotes' | 'claves' | 'usuarios' | 'ajustes';
 
 export const test = base.extend<{ state: E2eState }>({
   state: async ({}, use) => {

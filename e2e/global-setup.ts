@@ -6,7 +6,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { STATE_ENV, stateFileFor, stopServer, type E2eState, type ServerInfo } from './state';
-import { ADMIN, DIRECTORY_CSV, OPERATOR, ORG } from './data';
+import { ADMIN, CREDIT_RECORDS_CSV, DIRECTORY_CSV, OPERATOR, ORG } from './data';
 
 const REPO = path.resolve(__dirname, '..');
 const OUT_MAIN = path.join(REPO, 'out', 'main');
@@ -97,6 +97,9 @@ export default async function globalSetup(): Promise<void> {
     const csv = path.join(root, 'directorio.csv');
     writeFileSync(csv, DIRECTORY_CSV);
     cli(dataDir, ['directory', 'import', csv]);
+    const credit = path.join(root, 'informes.csv');
+    writeFileSync(credit, CREDIT_RECORDS_CSV);
+    cli(dataDir, ['directory', 'import-credit', credit]);
 
     const admin = await startServer(root, dataDir, 'admin', []);
     started.push(admin.pid);

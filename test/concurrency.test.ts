@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { auth, createFixture, type Fixture } from './support/fixture';
 import { DIR, DIRECTORY_CSV, breakCheckDigit } from './support/directory-data';
+import { importCreditRecords } from './support/credit-data';
 import { checkLedgerInvariants } from './support/invariants';
 import { openTitular } from '../src/main/core/titular';
 import { buildHttpApi } from '../src/main/core/http/server';
@@ -184,6 +185,7 @@ describe('parallel lookups against fewer credits', () => {
   it('parallel lookups on two products and a sandbox key stay in their own wallets', async () => {
     f = await createFixture({ credits: { cbu: 7, informes: 3 } });
     f.importDirectory(DIRECTORY_CSV);
+    importCreditRecords(f);
     const fx = f;
     const cbu = f.createKey({ rateLimitPerSecond: 10_000 });
     const informes = f.createKey({ product: 'informes', scopes: ['lookup'], rateLimitPerSecond: 10_000 });

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { auth, createFixture, type Fixture } from './support/fixture';
 import { DIR, DIRECTORY_CSV, breakCheckDigit } from './support/directory-data';
+import { importCreditRecords } from './support/credit-data';
 import { checkLedgerInvariants } from './support/invariants';
 import { errorBodySchema, type ProductSlug } from '../src/shared/api/common';
 import { SANDBOX_ACCOUNTS, SANDBOX_CREDIT_REPORTS, SANDBOX_NOT_FOUND, SANDBOX_UPSTREAM_FAILURE } from '../src/main/core/resolvers/sandbox-data';
@@ -49,9 +50,9 @@ function payloadFor(endpoint: Endpoint, env: KeyEnvironment, outcome: Outcome): 
       case 'PA011':
         return { tax_id: SANDBOX_NOT_FOUND.taxId };
       case 'GE500':
-        // Live Informes keys answer from the sample data for now (resolver-set.ts), so the sample
-        // data's failing tax id is the only way to make a live upstream fail.
-        return { tax_id: SANDBOX_UPSTREAM_FAILURE.taxId };
+        // Sandbox: the sample data's failing tax id. Live: any tax id, with the remote resolver
+        // chosen but not configured (set up in the test), so the live source cannot answer.
+        return { tax_id: env === 'live' ? TAX_ID_OK : SANDBOX_UPSTREAM_FAILURE.taxId };
       default:
         return { tax_id: TAX_ID_OK };
     }
@@ -133,6 +134,8 @@ describe('credit rules: which outcomes consume a credit', () => {
     const zero = row.outcome === '402' || row.outcome === '200 at zero balance';
     f = await createFixture({ credits: { cbu: product === 'cbu' && zero ? 0 : STARTING_CREDITS, informes: product === 'informes' && zero ? 0 : STARTING_CREDITS } });
     f.importDirectory(DIRECTORY_CSV);
+    importCreditRecords(f);
+    if (row.outcome === 'GE500' && row.env === 'live') f.titular.settings.set(product === 'cbu' ? 'resolver.cbu' : 'resolver.informes', 'remote');
 
     const otherProduct: ProductSlug = product === 'cbu' ? 'informes' : 'cbu';
     const keyOptions = { environment: row.env, product, scopes: ['lookup', 'balance', 'history'] } as const;

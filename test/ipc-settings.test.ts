@@ -35,7 +35,7 @@ describe('settings.get / settings.update', () => {
       listeningPort: 8787,
       autoLockMinutes: 15,
       resolvers: { cbu: 'directory', informes: 'directory' },
-      remote: { baseUrl: null, timeoutMs: 5000, hasUpstreamKey: false, state: null, lastError: null },
+      remote: { baseUrl: null, timeoutMs: 5000, hasUpstreamKey: false, state: 'closed', lastError: null },
     });
   });
 

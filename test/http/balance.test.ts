@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { auth, createFixture, type Fixture } from '../support/fixture';
 import { DIR, DIRECTORY_CSV } from '../support/directory-data';
+import { importCreditRecords } from '../support/credit-data';
 import { createKeyWithId, expectError, historyTotal, postJson, REQUEST_ID, revokeKey } from '../support/http-helpers';
 import { balanceEntrySchema } from '../../src/shared/api/balance';
 import { SANDBOX_ACCOUNTS } from '../../src/main/core/resolvers/sandbox-data';
@@ -18,6 +19,7 @@ let sandboxKey: string;
 beforeAll(async () => {
   f = await createFixture({ credits: { cbu: 10, informes: 3 } });
   f.importDirectory(DIRECTORY_CSV);
+  importCreditRecords(f);
   cbuKey = f.createKey({ rateLimitPerSecond: 1000 });
   informesKey = f.createKey({ product: 'informes', scopes: ['lookup', 'balance'], rateLimitPerSecond: 1000 });
   sandboxKey = f.createKey({ environment: 'sandbox', rateLimitPerSecond: 1000 });

@@ -1,9 +1,12 @@
 // POST /api/v1/credit/lookup (Informes keys): the result shape, the credit each outcome consumes,
-// and every status code the endpoint can answer. Live Informes keys are answered from the sample
-// data at this stage, so the sandbox CUITs drive every branch here.
+// and every status code the endpoint can answer, with live and sandbox keys. Live keys are answered
+// from the credit records imported into the directory (test/support/credit-data.ts holds records
+// equal to the sandbox's sample reports); sandbox keys from the sample data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createFixture, type Fixture } from '../support/fixture';
-import { createKeyWithId, expectError, historyTotal, postJson, REQUEST_ID, revokeKey } from '../support/http-helpers';
+import { createKeyWithId, expectError, historyTotal, postJson, REQUEST_ID, revokeKey, type Res } from '../support/http-helpers';
+import { CREDIT_CSV_HEADER, importCreditRecords } from '../support/credit-data';
+import { checkLedgerInvariants } from '../support/invariants';
 import { creditLookupResultSchema, creditReportSchema } from '../../src/shared/api/credit';
 import { SANDBOX_CREDIT_REPORTS, SANDBOX_NOT_FOUND, SANDBOX_UPSTREAM_FAILURE } from '../../src/main/core/resolvers/sandbox-data';
 
@@ -13,8 +16,12 @@ let key: string;
 beforeAll(async () => {
   f = await createFixture({ credits: { cbu: 7, informes: 100 } });
   key = f.createKey({ product: 'informes', scopes: ['lookup', 'balance'], rateLimitPerSecond: 1000 });
+  importCreditRecords(f);
 });
-afterAll(() => f.close());
+afterAll(async () => {
+  checkLedgerInvariants(f.titular.database.sqlite);
+  await f.close();
+});
 
 const lookup = (payload: unknown, headers: Record<string, string> = auth(key)) => postJson(f, '/api/v1/credit/lookup', payload, headers);
 
@@ -48,7 +55,37 @@ describe('POST /api/v1/credit/lookup', () => {
       expect(body.request_id).toMatch(REQUEST_ID);
       expect(res.headers['request-id']).toBe(body.request_id);
       expect(res.headers['idempotent-replayed']).toBeUndefined();
+      // The history entry of the lookup: a CUIT lookup by the API, charged, holding the report.
+      const entry = f.titular.history.page({ orgId: f.orgId, environment: 'live', product: 'informes' }, { page: 1, per_page: 1 }).data[0];
+      expect(entry).toMatchObject({
+        inputIdentifier: report.subject.tax_id,
+        inputType: 'CUIT',
+        status: 'SUCCESS',
+        source: 'API',
+        creditConsumed: 1,
+        responseData: report,
+      });
     }
+  });
+
+  it('200: a re-import replaces the report, and the next lookup answers the new one', async () => {
+    const taxId = '27312345671';
+    const csv = [CREDIT_CSV_HEADER, 'situation,27-31234567-1,María Laura González,,,2026-10,00007,,2,"1.250,75",45,,,,,', ''].join('\n');
+    importCreditRecords(f, csv);
+    try {
+      const res = await charged(() => lookup({ tax_id: taxId }), 1);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toEqual({
+        subject: { full_name: 'María Laura González', tax_id: taxId, tax_id_type: 'CUIL', is_individual: true },
+        period: '2026-10',
+        situations: [{ institution: { code: '007', name: 'Banco de Galicia y Buenos Aires S.A.' }, classification: 2, amount: 1250.75, period: '2026-10', days_overdue: 45 }],
+        totals: { amount: 1250.75, institutions: 1, worst_classification: 2 },
+        bounced_checks: [],
+      });
+    } finally {
+      importCreditRecords(f, JSON.stringify(SANDBOX_CREDIT_REPORTS.filter((r) => r.subject.tax_id === taxId)), 'json');
+    }
+    expect((await lookup({ tax_id: taxId })).json().data).toEqual(SANDBOX_CREDIT_REPORTS[2]);
   });
 
   it('200: a tax_id with dashes (and spaces) is accepted and normalized', async () => {
@@ -86,27 +123,24 @@ describe('POST /api/v1/credit/lookup', () => {
     expectError(res, 400, 'PA006', { creditsRemaining: before - 1 });
   });
 
-  it('404 PA011: a valid CUIT without a report consumes a credit', async () => {
-    const before = f.balance('informes');
-    const res = await charged(() => lookup({ tax_id: SANDBOX_NOT_FOUND.taxId }), 1);
-    expect(res.json()).toEqual({
-      success: false,
-      error: { code: 'PA011', message: expect.any(String) },
-      credits_remaining: before - 1,
-      request_id: res.headers['request-id'],
-    });
-    expectError(res, 404, 'PA011', { creditsRemaining: before - 1 });
+  it('404 PA011: a valid CUIT without a report in the directory consumes a credit', async () => {
+    // The sandbox's special CUITs mean nothing to the live directory: both are simply not there.
+    for (const taxId of [SANDBOX_NOT_FOUND.taxId, SANDBOX_UPSTREAM_FAILURE.taxId, '20-12345678-6']) {
+      const before = f.balance('informes');
+      const res = await charged(() => lookup({ tax_id: taxId }), 1);
+      expect(res.json()).toEqual({
+        success: false,
+        error: { code: 'PA011', message: expect.any(String) },
+        credits_remaining: before - 1,
+        request_id: res.headers['request-id'],
+      });
+      expectError(res, 404, 'PA011', { creditsRemaining: before - 1 });
+      const entry = f.titular.history.page({ orgId: f.orgId, environment: 'live', product: 'informes' }, { page: 1, per_page: 1 }).data[0];
+      expect(entry).toMatchObject({ inputIdentifier: taxId.replace(/\D/g, ''), inputType: 'CUIT', status: 'ERROR', creditConsumed: 1 });
+    }
   });
 
-  it('503 GE500 with Retry-After when the source is down; nothing consumed', async () => {
-    const res = await charged(() => lookup({ tax_id: SANDBOX_UPSTREAM_FAILURE.taxId }), 0, 1);
-    expectError(res, 503, 'GE500', { creditsRemaining: 'absent' });
-    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    const entry = f.titular.history.page({ orgId: f.orgId, environment: 'live', product: 'informes' }, { page: 1, per_page: 1 }).data[0];
-    expect(entry).toMatchObject({ inputIdentifier: SANDBOX_UPSTREAM_FAILURE.taxId, status: 'ERROR', creditConsumed: 0, responseData: { error: { code: 'GE500' } } });
-  });
-
-  it('400 INVALID_PARAMETER for a body that is not a JSON object (or not JSON); nothing consumed', async () => {
+  it('400 INVALID_PARAMETER (the documented error body) for a body that is not a JSON object, or malformed JSON; nothing consumed', async () => {
     for (const payload of ['[1,2]', '"20287654325"', '20287654325', 'null', 'true', '{"tax_id":']) {
       const res = await charged(() => lookup(payload), 0);
       expectError(res, 400, 'INVALID_PARAMETER', { creditsRemaining: 'absent' });
@@ -171,6 +205,7 @@ describe('POST /api/v1/credit/lookup at zero Informes balance', () => {
   it('402 INSUFFICIENT_CREDITS once the Informes credits are spent, whatever the input; CBU credits do not help', async () => {
     const g = await createFixture({ credits: { cbu: 50, informes: 1 } });
     try {
+      importCreditRecords(g);
       const k = g.createKey({ product: 'informes', scopes: ['lookup', 'balance'] });
       const first = await postJson(g, '/api/v1/credit/lookup', { tax_id: '20287654325' }, auth(k));
       expect(first.statusCode).toBe(200);
@@ -195,6 +230,120 @@ describe('POST /api/v1/credit/lookup at zero Informes balance', () => {
       expect(again.json().credits_remaining).toBe(1);
     } finally {
       await g.close();
+    }
+  });
+});
+
+describe('POST /api/v1/credit/lookup with an Idempotency-Key', () => {
+  const withKey = (idempotencyKey: string) => ({ ...auth(key), 'idempotency-key': idempotencyKey });
+
+  function expectReplay(first: Res, retry: Res): void {
+    expect(retry.statusCode).toBe(first.statusCode);
+    expect(retry.json()).toEqual(first.json());
+    expect(retry.headers['request-id']).toBe(first.headers['request-id']);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+  }
+
+  it('a retry with the same key and body replays the 200 without a second charge or history entry', async () => {
+    const before = f.balance('informes');
+    const first = await charged(() => lookup({ tax_id: '30-71234567-1' }, withKey('informe-0001')), 1);
+    expect(first.statusCode).toBe(200);
+    expect(first.json().credits_remaining).toBe(before - 1);
+    for (let i = 0; i < 2; i++) expectReplay(first, await charged(() => lookup({ tax_id: '30-71234567-1' }, withKey('informe-0001')), 0));
+  });
+
+  it('a charged error (PA011, PA006) is replayed too, charged once', async () => {
+    for (const [idempotencyKey, payload, status] of [
+      ['informe-404', { tax_id: SANDBOX_NOT_FOUND.taxId }, 404],
+      ['informe-400', { tax_id: '20-28765432-0' }, 400],
+    ] as const) {
+      const first = await charged(() => lookup(payload, withKey(idempotencyKey)), 1);
+      expect(first.statusCode).toBe(status);
+      expectReplay(first, await charged(() => lookup(payload, withKey(idempotencyKey)), 0));
+    }
+  });
+
+  it('409 IDEMPOTENCY_CONFLICT for the same key with another tax_id; nothing consumed, the first stays replayable', async () => {
+    const first = await lookup({ tax_id: '20287654325' }, withKey('informe-0002'));
+    expect(first.statusCode).toBe(200);
+    for (const other of [{ tax_id: '27312345671' }, {}, { tax_id: '20-28765432-0' }]) {
+      const res = await charged(() => lookup(other, withKey('informe-0002')), 0);
+      expectError(res, 409, 'IDEMPOTENCY_CONFLICT', { creditsRemaining: 'absent' });
+      expect(res.headers['idempotent-replayed']).toBeUndefined();
+    }
+    expectReplay(first, await charged(() => lookup({ tax_id: '20287654325' }, withKey('informe-0002')), 0));
+  });
+});
+
+describe('POST /api/v1/credit/lookup with a sandbox key', () => {
+  let sandboxKey: string;
+  beforeAll(() => {
+    sandboxKey = f.createKey({ product: 'informes', environment: 'sandbox', scopes: ['lookup', 'balance'], rateLimitPerSecond: 1000 });
+  });
+  const sandboxLookup = (payload: unknown, headers: Record<string, string> = auth(sandboxKey)) => postJson(f, '/api/v1/credit/lookup', payload, headers);
+
+  /** Sandbox lookups take no credit and write the sandbox history only (GE500 included). */
+  async function free(run: () => Promise<Res>, entries = 1): Promise<Res> {
+    const informes = f.balance('informes');
+    const live = historyTotal(f, 'live', 'informes');
+    const sandbox = historyTotal(f, 'sandbox', 'informes');
+    const res = await run();
+    expect(f.balance('informes')).toBe(informes);
+    expect(historyTotal(f, 'live', 'informes')).toBe(live);
+    expect(historyTotal(f, 'sandbox', 'informes')).toBe(sandbox + entries);
+    return res;
+  }
+
+  it('200: the sample reports, without credits_remaining changing the balance', async () => {
+    for (const report of SANDBOX_CREDIT_REPORTS) {
+      const res = await free(() => sandboxLookup({ tax_id: report.subject.tax_id }));
+      expect(res.statusCode).toBe(200);
+      expect(creditLookupResultSchema.strict().parse(res.json()).data).toEqual(report);
+      expect(res.json().credits_remaining).toBe(f.balance('informes'));
+    }
+  });
+
+  it('the sample data, not the directory: a CUIT imported for live keys is PA011 in the sandbox', async () => {
+    importCreditRecords(f, [CREDIT_CSV_HEADER, 'subject,20-12345678-6,Solo En Vivo,,,2026-10,,,,,,,,,,', ''].join('\n'));
+    expect((await charged(() => lookup({ tax_id: '20123456786' }), 1)).statusCode).toBe(200);
+    expectError(await free(() => sandboxLookup({ tax_id: '20123456786' })), 404, 'PA011', { creditsRemaining: 'absent' });
+  });
+
+  it('400 PA006, 404 PA011 and 503 GE500 (with Retry-After); none consumes a credit', async () => {
+    expectError(await free(() => sandboxLookup({ tax_id: '20-28765432-0' })), 400, 'PA006', { creditsRemaining: 'absent' });
+    expectError(await free(() => sandboxLookup({})), 400, 'PA006', { creditsRemaining: 'absent' });
+    expectError(await free(() => sandboxLookup({ tax_id: SANDBOX_NOT_FOUND.taxId })), 404, 'PA011', { creditsRemaining: 'absent' });
+    const down = await free(() => sandboxLookup({ tax_id: SANDBOX_UPSTREAM_FAILURE.taxId }));
+    expectError(down, 503, 'GE500', { creditsRemaining: 'absent' });
+    expect(Number(down.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const entry = f.titular.history.page({ orgId: f.orgId, environment: 'sandbox', product: 'informes' }, { page: 1, per_page: 1 }).data[0];
+    expect(entry).toMatchObject({ inputIdentifier: SANDBOX_UPSTREAM_FAILURE.taxId, inputType: 'CUIT', status: 'ERROR', creditConsumed: 0 });
+  });
+
+  it('400 INVALID_PARAMETER for a malformed body, 401 for an unknown sk_test_ key, 403 for a sandbox CBU key', async () => {
+    expectError(await free(() => sandboxLookup('{"tax_id":'), 0), 400, 'INVALID_PARAMETER', { creditsRemaining: 'absent' });
+    expectError(await free(() => sandboxLookup({ tax_id: '20287654325' }, auth(`sk_test_${'Q'.repeat(32)}`)), 0), 401, 'UNAUTHORIZED');
+    const cbu = createKeyWithId(f, { product: 'cbu', environment: 'sandbox' });
+    try {
+      expectError(await free(() => sandboxLookup({ tax_id: '20287654325' }, auth(cbu.secret)), 0), 403, 'FORBIDDEN', { creditsRemaining: 'absent' });
+    } finally {
+      revokeKey(f, cbu.id);
+    }
+  });
+
+  it('429 RATE_LIMITED past the burst, like a live key', async () => {
+    const slow = createKeyWithId(f, { product: 'informes', environment: 'sandbox', scopes: ['lookup'], rateLimitPerSecond: 1 });
+    try {
+      let limited: Res | undefined;
+      for (let i = 0; i < 23 && !limited; i++) {
+        const res = await sandboxLookup({ tax_id: '20287654325' }, auth(slow.secret));
+        if (res.statusCode === 429) limited = res;
+      }
+      expectError(limited!, 429, 'RATE_LIMITED', { creditsRemaining: 'absent' });
+      expect(Number(limited!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    } finally {
+      revokeKey(f, slow.id);
     }
   });
 });

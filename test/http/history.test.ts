@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { auth, createFixture, type Fixture } from '../support/fixture';
 import { DIR, DIRECTORY_CSV, breakCheckDigit } from '../support/directory-data';
+import { importCreditRecords } from '../support/credit-data';
 import { createKeyWithId, expectError, ISO_UTC, postJson, recordLookup, REQUEST_ID, revokeKey } from '../support/http-helpers';
 import { historyEntrySchema, paginationSchema } from '../../src/shared/api/history';
 import { SANDBOX_ACCOUNTS, SANDBOX_NOT_FOUND } from '../../src/main/core/resolvers/sandbox-data';
@@ -30,6 +31,7 @@ describe('GET /api/v1/history over API lookups', () => {
   beforeAll(async () => {
     f = await createFixture({ credits: { cbu: 100, informes: 10 } });
     f.importDirectory(DIRECTORY_CSV);
+    importCreditRecords(f);
     // Owned by the operator, so the entry's user must be the key owner, not the admin who created it.
     key = f.createKey({ ownerUserId: f.operatorId, rateLimitPerSecond: 1000 });
     sandboxKey = f.createKey({ environment: 'sandbox', rateLimitPerSecond: 1000 });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createFixture, type Fixture } from '../support/fixture';
 import { DIR, DIRECTORY_CSV } from '../support/directory-data';
+import { importCreditRecords } from '../support/credit-data';
 import { createKeyWithId, expectError, historyTotal, postJson, revokeKey, type Res } from '../support/http-helpers';
 import { SANDBOX_CREDIT_REPORTS, SANDBOX_UPSTREAM_FAILURE } from '../../src/main/core/resolvers/sandbox-data';
 
@@ -14,6 +15,7 @@ let informesKey: string;
 beforeAll(async () => {
   f = await createFixture({ credits: { cbu: 100, informes: 50 } });
   f.importDirectory(DIRECTORY_CSV);
+  importCreditRecords(f);
   cbuKey = f.createKey({ rateLimitPerSecond: 1000 });
   informesKey = f.createKey({ product: 'informes', scopes: ['lookup', 'balance'], rateLimitPerSecond: 1000 });
 });
@@ -176,10 +178,13 @@ describe('Idempotency-Key and system errors', () => {
   it('a GE500 answer is not stored: a retry runs again (new request_id, no replay header), and may then succeed', async () => {
     const before = f.balance('informes');
     const history = historyTotal(f, 'live', 'informes');
-    const body = { tax_id: SANDBOX_UPSTREAM_FAILURE.taxId };
+    const body = { tax_id: '20287654325' };
+    // A live source that cannot answer: the remote resolver chosen but not configured.
+    f.titular.settings.set('resolver.informes', 'remote');
     const first = await postCredit(body, 'flaky-1');
     expectError(first, 503, 'GE500', { creditsRemaining: 'absent' });
     const retry = await postCredit(body, 'flaky-1');
+    f.titular.settings.set('resolver.informes', 'directory');
     expectError(retry, 503, 'GE500', { creditsRemaining: 'absent' });
     expect(retry.json().request_id).not.toBe(first.json().request_id);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();

@@ -127,3 +127,21 @@ export function checkLedgerInvariants(sqlite: Database.Database): LedgerTotals[]
       .all() as { org_id: string; product: string; balance: number; total_purchased: number; total_consumed: number }[]
   ).map((r) => ({ orgId: r.org_id, product: r.product, balance: r.balance, totalPurchased: r.total_purchased, totalConsumed: r.total_consumed }));
 }
+
+/**
+ * History counters: `lookup_daily_counts` holds, for every (org, environment, product, UTC day,
+ * status, source), exactly the number of history rows, and no counter exists without rows:
+ *   counts = SELECT org_id, environment, product, created_at / 86400000 AS day, status, source, COUNT(*)
+ *              FROM lookups GROUP BY 1, 2, 3, 4, 5, 6
+ * Checked both ways (rows missing from the counters, counters without their rows).
+ */
+export function checkHistoryCountInvariants(sqlite: Database.Database): number {
+  const actual = `SELECT org_id, environment, product, created_at / 86400000 AS day, status, source, COUNT(*) AS count
+                    FROM lookups GROUP BY org_id, environment, product, created_at / 86400000, status, source`;
+  const stored = 'SELECT org_id, environment, product, day, status, source, count FROM lookup_daily_counts';
+  const missing = sqlite.prepare(`${actual} EXCEPT ${stored}`).all();
+  expect(missing, 'H1: every day, status and source of the history has its exact counter').toEqual([]);
+  const extra = sqlite.prepare(`${stored} EXCEPT ${actual}`).all();
+  expect(extra, 'H1: no counter without (or beyond) its history rows').toEqual([]);
+  return (sqlite.prepare('SELECT COUNT(*) AS n FROM lookups').get() as { n: number }).n;
+}

@@ -11,9 +11,12 @@ import { Ledger } from './ledger/ledger';
 import { History } from './history/history';
 import { ApiKeys } from './keys/api-keys';
 import { Directory } from './directory/directory';
+import { CreditReports } from './directory/credit-reports';
 import { SandboxResolver } from './resolvers/sandbox-resolver';
+import { RemoteResolver, type RemoteAdmin, type RemoteResolverOptions } from './resolvers/remote-resolver';
 import { IdempotencyStore } from './lookup/idempotency';
 import { LookupService } from './lookup/lookup-service';
+import { BulkService } from './bulk/bulk-service';
 import { resolverSet } from './lookup/resolver-set';
 import { VaultSecrets } from './vault/vault-secrets';
 import { unlockVault, vaultProviderKind, type Vault } from './vault/vault';
@@ -28,6 +31,8 @@ export interface TitularOptions {
   keyProvider: (kind: MasterKeyProviderKind | null) => MasterKeyProvider;
   synchronous?: 'NORMAL' | 'FULL';
   migrationsFolder?: string;
+  /** Retry, backoff and circuit-breaker numbers of the remote resolver (tests shorten them). */
+  remote?: RemoteResolverOptions;
 }
 
 export interface Titular {
@@ -43,14 +48,20 @@ export interface Titular {
   settings: Settings;
   /** Non-key secrets sealed by the vault (the remote resolver's upstream key). */
   secrets: VaultSecrets;
+  /** The remote resolver's state (circuit, last error) and a connection test, for admins. */
+  remote: RemoteAdmin;
   audit: AuditLog;
   users: Users;
   ledger: Ledger;
   history: History;
   keys: ApiKeys;
   directory: Directory;
+  /** Credit reports imported into the directory; they answer live Informes lookups. */
+  creditReports: CreditReports;
   idempotency: IdempotencyStore;
   lookups: LookupService;
+  /** Bulk lookup jobs (source BULK): create/resume, run, pause, cancel, export. */
+  bulk: BulkService;
   commits: CommitQueue;
   /** Commits queued writes, locks the vault and closes the database. Idempotent. */
   close(): void;
@@ -76,20 +87,22 @@ export function openTitular(options: TitularOptions): Titular {
   const history = new History(sqlite);
   const keys = new ApiKeys(db, sqlite, () => vault, audit);
   const directory = new Directory(sqlite, audit);
+  const creditReports = new CreditReports(sqlite, audit);
   const idempotency = new IdempotencyStore(sqlite);
   const commits = new CommitQueue(sqlite);
   const settings = new Settings(db, sqlite);
   const secrets = new VaultSecrets(db, () => vault);
   const sandbox = new SandboxResolver();
+  const remote = new RemoteResolver({ settings, secrets, audit }, options.remote);
   const resolvers = resolverSet({
     settings,
     sandbox,
     directoryAccounts: directory,
-    // TODO(issue 4): credit records imported into the directory answer live credit reports.
-    directoryCreditReports: sandbox,
-    remote: null,
+    directoryCreditReports: creditReports,
+    remote,
   });
   const lookups = new LookupService({ commits, ledger, history, idempotency, resolvers });
+  const bulk = new BulkService(sqlite, lookups);
 
   const housekeeping = setInterval(() => {
     keys.flushLastUsed();
@@ -115,19 +128,24 @@ export function openTitular(options: TitularOptions): Titular {
     },
     settings,
     secrets,
+    remote,
     audit,
     users: new Users(db, audit),
     ledger,
     history,
     keys,
     directory,
+    creditReports,
     idempotency,
     lookups,
+    bulk,
     commits,
     close() {
       if (closed) return;
       closed = true;
       clearInterval(housekeeping);
+      // Before the last group commit: running bulk jobs stop dispatching and are left paused.
+      bulk.shutdown();
       commits.flush();
       keys.flushLastUsed();
       vault.lock();

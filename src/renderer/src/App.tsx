@@ -4,11 +4,12 @@ import { useSession } from './api/hooks';
 import { useStartupStatus } from './api/app-hooks';
 import { useI18n, type Lang } from './i18n';
 import { ADMIN_ROUTES, DEFAULT_ROUTE, hrefOf, replaceRoute, useRoute, type Route } from './lib/router';
-import { IconClock, IconKey, IconSearch, IconSettings, IconUsers, IconWallet, LogoMark } from './components/Icons';
+import { IconBulk, IconClock, IconKey, IconSearch, IconSettings, IconUsers, IconWallet, LogoMark } from './components/Icons';
 import { ErrorBanner, Skeleton } from './components/ui';
 import { ConsultaScreen } from './screens/Consulta';
 import { SaldoScreen } from './screens/Saldo';
 import { HistorialScreen } from './screens/Historial';
+import { LotesScreen } from './screens/Lotes';
 import { ClavesScreen } from './screens/Claves';
 import { UsuariosScreen } from './screens/Usuarios';
 import { AjustesScreen } from './screens/Ajustes';
@@ -21,6 +22,7 @@ const NAV: { route: Route; icon: ReactNode }[] = [
   { route: 'consulta', icon: <IconSearch /> },
   { route: 'saldo', icon: <IconWallet /> },
   { route: 'historial', icon: <IconClock /> },
+  { route: 'lotes', icon: <IconBulk /> },
   { route: 'claves', icon: <IconKey /> },
   { route: 'usuarios', icon: <IconUsers /> },
   { route: 'ajustes', icon: <IconSettings /> },
@@ -115,6 +117,8 @@ function Screen({ route, session }: { route: Route; session: Session }) {
       return <SaldoScreen session={session} />;
     case 'historial':
       return <HistorialScreen />;
+    case 'lotes':
+      return <LotesScreen session={session} />;
     case 'claves':
       return <ClavesScreen session={session} />;
     case 'usuarios':

@@ -3,7 +3,15 @@
 // transaction. Each write still runs in its own savepoint, so one failing write rolls back alone.
 // Callers reply only after their promise resolves, i.e. after the commit: an answer is never sent
 // for a charge that could still be lost.
+//
+// Durable mode (a connection opened with synchronous=FULL): SQLite would fsync the WAL inside
+// COMMIT, blocking the event loop for milliseconds per batch. Instead the group transaction commits
+// with synchronous=NORMAL and the WAL is then flushed with fdatasync on libuv's thread pool; the
+// writes' promises resolve only after that flush. While one flush runs, the next batches commit and
+// wait for the next flush, so under load one fsync covers many answers and the event loop never
+// waits on the disk. Every other write on the connection keeps SQLite's own FULL behaviour.
 import type Database from 'better-sqlite3';
+import { close, fdatasync, open } from 'node:fs';
 
 interface Pending {
   run: () => unknown;
@@ -11,13 +19,34 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+/** Flushes the WAL file to stable storage; calls back once it is (or with the reason it is not). */
+export type WalSync = (walFile: string, done: (error: Error | null) => void) => void;
+
+export interface CommitQueueOptions {
+  /** Replaces the fdatasync of the WAL in durable mode (tests control when it completes). */
+  syncWal?: WalSync;
+}
+
+/** Waiters released by a WAL flush: committed writes, and barriers of answers read from the database. */
+type Settle = (error: Error | null) => void;
+
 export class CommitQueue {
   #pending: Pending[] = [];
   #scheduled = false;
   readonly #savepoint: Database.Transaction<(run: () => unknown) => unknown>;
   readonly #batch: Database.Transaction<(batch: Pending[]) => { ok: boolean; value: unknown }[]>;
+  /** Set in durable mode: the WAL file to flush after each group commit. */
+  readonly #walFile: string | null;
+  readonly #syncWal: WalSync;
+  readonly #relaxed: Database.Statement | null;
+  readonly #strict: Database.Statement | null;
+  #syncing = false;
+  #awaitingSync: Settle[] = [];
 
-  constructor(sqlite: Database.Database) {
+  constructor(
+    private readonly sqlite: Database.Database,
+    options: CommitQueueOptions = {},
+  ) {
     this.#savepoint = sqlite.transaction((run: () => unknown) => run());
     this.#batch = sqlite.transaction((batch: Pending[]) =>
       batch.map((item) => {
@@ -28,9 +57,20 @@ export class CommitQueue {
         }
       }),
     );
+    const durable =
+      !sqlite.memory && sqlite.pragma('synchronous', { simple: true }) === 2 && sqlite.pragma('journal_mode', { simple: true }) === 'wal';
+    this.#walFile = durable ? `${sqlite.name}-wal` : null;
+    this.#relaxed = durable ? sqlite.prepare('PRAGMA synchronous = NORMAL') : null;
+    this.#strict = durable ? sqlite.prepare('PRAGMA synchronous = FULL') : null;
+    this.#syncWal = options.syncWal ?? fdatasyncFile;
   }
 
-  /** Runs `write` inside the next group transaction; resolves once that transaction has committed. */
+  /** True when answers wait for the WAL to reach the disk (synchronous=FULL). */
+  get durable(): boolean {
+    return this.#walFile !== null;
+  }
+
+  /** Runs `write` inside the next group transaction; resolves once that transaction has committed (and, in durable mode, reached the disk). */
   enqueue<T>(write: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#pending.push({ run: write, resolve: resolve as (value: unknown) => void, reject });
@@ -38,6 +78,19 @@ export class CommitQueue {
         this.#scheduled = true;
         setImmediate(() => this.flush());
       }
+    });
+  }
+
+  /**
+   * For answers read from the database rather than written (a balance, a replayed answer, a 402):
+   * resolves once everything committed so far is on disk, so no answer reflects a write that a
+   * power loss could still undo. Null when there is nothing to wait for (always, unless durable).
+   */
+  settled(): Promise<void> | null {
+    if (!this.#walFile || (!this.#syncing && this.#awaitingSync.length === 0)) return null;
+    return new Promise<void>((resolve, reject) => {
+      this.#awaitingSync.push((error) => (error ? reject(error) : resolve()));
+      this.#startSync();
     });
   }
 
@@ -49,15 +102,59 @@ export class CommitQueue {
     this.#pending = [];
     let results: { ok: boolean; value: unknown }[];
     try {
-      results = this.#batch.immediate(batch);
+      this.#relaxed?.run();
+      try {
+        results = this.#batch.immediate(batch);
+      } finally {
+        this.#strict?.run();
+      }
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;
     }
+    if (!this.#walFile) {
+      results.forEach((result, i) => settle(batch[i]!, result));
+      return;
+    }
     results.forEach((result, i) => {
       const item = batch[i]!;
-      if (result.ok) item.resolve(result.value);
-      else item.reject(result.value);
+      // A write that failed left nothing behind: its rejection need not wait for the disk.
+      if (!result.ok) item.reject(result.value);
+      else this.#awaitingSync.push((error) => (error ? item.reject(error) : item.resolve(result.value)));
+    });
+    this.#startSync();
+  }
+
+  /** One flush at a time; whatever committed while it ran waits for the next one. */
+  #startSync(): void {
+    if (this.#syncing || this.#awaitingSync.length === 0) return;
+    const walFile = this.#walFile!;
+    const waiting = this.#awaitingSync;
+    this.#awaitingSync = [];
+    this.#syncing = true;
+    this.#syncWal(walFile, (error) => {
+      // The WAL is gone only when the database was closed, and closing checkpointed it with a sync.
+      const lost = error && !((error as NodeJS.ErrnoException).code === 'ENOENT' && !this.sqlite.open) ? error : null;
+      this.#syncing = false;
+      for (const release of waiting) release(lost);
+      this.#startSync();
     });
   }
+}
+
+function settle(item: Pending, result: { ok: boolean; value: unknown }): void {
+  if (result.ok) item.resolve(result.value);
+  else item.reject(result.value);
+}
+
+/** fdatasync of the WAL on the thread pool (what SQLite's FULL does at COMMIT, minus the wait). */
+function fdatasyncFile(file: string, done: (error: Error | null) => void): void {
+  // The WAL carries no POSIX locks (WAL mode locks the -shm file), so opening and closing our own
+  // descriptor cannot release a lock SQLite holds.
+  open(file, 'r', (openError, fd) => {
+    if (openError) return done(openError);
+    fdatasync(fd, (syncError) => {
+      close(fd, (closeError) => done(syncError ?? closeError ?? null));
+    });
+  });
 }

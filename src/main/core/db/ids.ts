@@ -8,18 +8,14 @@ let poolOffset = pool.length;
 let lastMs = -1;
 let counter = 0;
 
-function randomBytes16(): Buffer {
+/** Fills the next 16 bytes of the pool as a UUIDv7 and returns their offset (the bytes are used once). */
+function nextUuidBytes(now: number): number {
   if (poolOffset + 16 > pool.length) {
     randomFillSync(pool);
     poolOffset = 0;
   }
-  const bytes = pool.subarray(poolOffset, poolOffset + 16);
+  const at = poolOffset;
   poolOffset += 16;
-  return bytes;
-}
-
-export function uuidv7(now: number = Date.now()): string {
-  const bytes = Buffer.from(randomBytes16());
   let ms = now;
   if (ms <= lastMs) {
     // Same (or a backwards-stepping) clock: keep the last timestamp and bump the counter.
@@ -30,18 +26,24 @@ export function uuidv7(now: number = Date.now()): string {
       counter = 0;
     }
   } else {
-    counter = bytes.readUInt16BE(6) & 0x7ff; // random start, leaving headroom to count up
+    counter = pool.readUInt16BE(at + 6) & 0x7ff; // random start, leaving headroom to count up
   }
   lastMs = ms;
-  bytes.writeUIntBE(ms, 0, 6);
-  bytes[6] = 0x70 | ((counter >> 8) & 0x0f);
-  bytes[7] = counter & 0xff;
-  bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f);
-  const hex = bytes.toString('hex');
+  pool.writeUIntBE(ms, at, 6);
+  pool[at + 6] = 0x70 | ((counter >> 8) & 0x0f);
+  pool[at + 7] = counter & 0xff;
+  pool[at + 8] = 0x80 | ((pool[at + 8] ?? 0) & 0x3f);
+  return at;
+}
+
+export function uuidv7(now: number = Date.now()): string {
+  const at = nextUuidBytes(now);
+  const hex = pool.toString('hex', at, at + 16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** Request ids: "req_" + the UUIDv7 without dashes (sortable, easy to paste into a support ticket). */
 export function requestId(): string {
-  return `req_${uuidv7().replaceAll('-', '')}`;
+  const at = nextUuidBytes(Date.now());
+  return `req_${pool.toString('hex', at, at + 16)}`;
 }

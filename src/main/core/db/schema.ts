@@ -130,7 +130,9 @@ export const lookups = sqliteTable(
     createdAt: integer('created_at').notNull(),
   },
   (t) => [
-    index('lookups_page').on(t.orgId, t.environment, t.product, t.createdAt, t.id),
+    // Status, source and identifier trail the sort key so that pages filtered on both, or searched
+    // by text, skip and count entries in this index alone (history/history.ts, indexFor).
+    index('lookups_page').on(t.orgId, t.environment, t.product, t.createdAt, t.id, t.status, t.source, t.inputIdentifier),
     index('lookups_status_page').on(t.orgId, t.environment, t.product, t.status, t.createdAt, t.id),
     index('lookups_source_page').on(t.orgId, t.environment, t.product, t.source, t.createdAt, t.id),
     index('lookups_identifier').on(t.orgId, t.inputIdentifier),
@@ -254,7 +256,11 @@ export const lookupDailyCounts = sqliteTable(
     source: text('source', { enum: ['WEB', 'API', 'BULK'] }).notNull(),
     count: integer('count').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.environment, t.product, t.day, t.status, t.source] })],
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.environment, t.product, t.day, t.status, t.source] }),
+    // Covering (count included): summing a year of days reads this index only, not the table.
+    index('lookup_daily_counts_sum').on(t.orgId, t.environment, t.product, t.day, t.status, t.source, t.count),
+  ],
 );
 
 /** A bulk lookup job (source BULK): a file of identifiers looked up by the user who started it. */

@@ -62,7 +62,7 @@ export function parseDirectoryFile(content: string, format: 'csv' | 'json'): Par
   return format === 'json' ? parseJson(text) : parseCsv(text);
 }
 
-function stripBom(text: string): string {
+export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
@@ -437,7 +437,7 @@ const CR = 0x0d;
 const COMMA = 0x2c;
 const SEMICOLON = 0x3b;
 
-interface CsvRecord {
+export interface CsvRecord {
   /** Physical line where the record starts. */
   line: number;
   fields: string[];
@@ -449,7 +449,7 @@ interface CsvRecord {
  * Excel in a Spanish locale writes ";" because "," is the decimal separator there. The header
  * has no quoted commas or semicolons, so counting them on its line is unambiguous.
  */
-function detectSeparator(text: string): number {
+export function detectSeparator(text: string): number {
   let commas = 0;
   let semicolons = 0;
   for (let i = 0; i < text.length; i++) {
@@ -475,7 +475,7 @@ function countLineBreaks(text: string, from: number, to: number): number {
  * RFC 4180 tokenizer: one pass over the text with indexOf/charCodeAt, no per-row regexes.
  * Lenient where Excel is: a quote inside an unquoted field is literal, and lone CR ends a line.
  */
-class CsvReader {
+export class CsvReader {
   #pos = 0;
   #line = 1;
 
@@ -583,7 +583,7 @@ function isInlineSpace(c: number): boolean {
   return c === 0x20 || c === 0x09;
 }
 
-function isBlank(fields: readonly string[]): boolean {
+export function isBlank(fields: readonly string[]): boolean {
   return fields.every((field) => field.trim() === '');
 }
 

@@ -1,9 +1,14 @@
 // The lookup history: one append-only row per lookup that reached validation or resolution.
-// Reads page newest-first (createdAt desc, id desc) over covering indexes.
+// Reads page newest-first (createdAt desc, id desc). On large histories a page costs about the same
+// at page 1 and page 10 000: totals come from per-day counters, the page is located by day from
+// them, and rows are skipped on a covering index before the 50 rows of the page are read (see
+// page-window.ts). The `q` text search has no counters and counts on the covering index instead.
 import type Database from 'better-sqlite3';
 import type { KeyEnvironment } from '../keys/secrets';
 import type { LookupSource, LookupStatus, ProductSlug } from '../../../shared/api/common';
 import type { HistoryEntry, HistoryQuery, HistoryResponse } from '../../../shared/api/history';
+import { DAY_MS, DailyCounts } from './daily-counts';
+import { EARLIEST_MS, LATEST_MS, locatePage, splitRange, type PageWindow, type Span } from './page-window';
 
 export type InputType = 'CBU' | 'CVU' | 'ALIAS' | 'CUIT';
 
@@ -50,6 +55,8 @@ interface Row {
 
 export class History {
   readonly #insert: Database.Statement<unknown[]>;
+  readonly #recordAlone: Database.Transaction<(r: NewLookupRecord) => void>;
+  readonly #counts: DailyCounts;
   readonly #pageCache = new Map<string, Database.Statement<unknown[]>>();
 
   constructor(private readonly sqlite: Database.Database) {
@@ -58,10 +65,20 @@ export class History {
         source, response_data, upstream_latency_ms, credit_consumed, user_id, api_key_id, request_id, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    this.#counts = new DailyCounts(sqlite);
+    this.#recordAlone = sqlite.transaction((r: NewLookupRecord) => this.#write(r));
   }
 
-  /** Appends a history row. Runs inside the transaction that charges its credit, if any. */
+  /**
+   * Appends a history row and counts it for its day. Runs inside the transaction that charges its
+   * credit, if any; called outside one, it opens its own so the row and its count never part.
+   */
   record(r: NewLookupRecord): void {
+    if (this.sqlite.inTransaction) this.#write(r);
+    else this.#recordAlone(r);
+  }
+
+  #write(r: NewLookupRecord): void {
     this.#insert.run(
       r.id,
       r.orgId,
@@ -81,14 +98,24 @@ export class History {
       r.requestId,
       r.createdAt,
     );
+    this.#counts.increment(r);
   }
 
   page(scope: HistoryScope, query: HistoryQuery): HistoryResponse {
-    const { where, params } = buildFilter(scope, query);
-    const total = (this.#statement(`SELECT COUNT(*) AS n FROM lookups l WHERE ${where}`).get(...params) as { n: number }).n;
-    const rows = this.#statement(
-      `${selectEntries(where)} LIMIT ? OFFSET ?`,
-    ).all(...params, query.per_page, (query.page - 1) * query.per_page) as Row[];
+    const lo = query.from ?? EARLIEST_MS;
+    const hi = query.to ?? LATEST_MS;
+    const offset = (query.page - 1) * query.per_page;
+    let total: number;
+    let window: PageWindow | null;
+    if (query.q) {
+      total = this.#countRange(scope, query, lo, hi);
+      window = offset < total ? { lo, hi, skip: offset } : null;
+    } else {
+      const spans = this.#spans(scope, query, lo, hi);
+      total = spans.reduce((sum, span) => sum + span.count, 0);
+      window = locatePage(spans, offset, query.per_page);
+    }
+    const rows = window ? this.#pageRows(scope, query, window, query.per_page) : [];
     return {
       data: rows.map(toEntry),
       pagination: {
@@ -98,6 +125,41 @@ export class History {
         total_pages: Math.ceil(total / query.per_page),
       },
     };
+  }
+
+  /** The range [lo, hi] as spans newest first: partial edge days counted on the index, whole days from the counters. */
+  #spans(scope: HistoryScope, query: HistoryQuery, lo: number, hi: number): Span[] {
+    const split = splitRange(lo, hi);
+    const spans: Span[] = [];
+    if (split.newerEdge) spans.push({ ...split.newerEdge, count: this.#countRange(scope, query, split.newerEdge.lo, split.newerEdge.hi) });
+    if (split.firstDay <= split.lastDay) {
+      const days = this.#counts.perDay({ ...scope, status: query.status, source: query.source }, split.firstDay, split.lastDay);
+      for (const { day, n } of days) spans.push({ lo: day * DAY_MS, hi: (day + 1) * DAY_MS - 1, count: n });
+    }
+    if (split.olderEdge) spans.push({ ...split.olderEdge, count: this.#countRange(scope, query, split.olderEdge.lo, split.olderEdge.hi) });
+    return spans;
+  }
+
+  #countRange(scope: HistoryScope, query: HistoryQuery, lo: number, hi: number): number {
+    const { where, params } = rangeFilter(scope, query, lo, hi);
+    const sql = `SELECT COUNT(*) AS n FROM lookups INDEXED BY ${indexFor(query)} WHERE ${where}`;
+    return (this.#statement(sql).get(...params) as { n: number }).n;
+  }
+
+  /**
+   * Skips and picks the page's rows on a covering index (no table row is read for a skipped entry),
+   * then reads just those rows and their users.
+   */
+  #pageRows(scope: HistoryScope, query: HistoryQuery, window: PageWindow, limit: number): Row[] {
+    const { where, params } = rangeFilter(scope, query, window.lo, window.hi);
+    const sql = `SELECT l.id, l.input_identifier, l.input_type, l.status, l.source, l.response_data, l.upstream_latency_ms,
+                        l.credit_consumed, l.created_at, l.user_id, u.name AS user_name, u.email AS user_email
+                   FROM (SELECT rowid AS rid FROM lookups INDEXED BY ${indexFor(query)} WHERE ${where}
+                          ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) AS p
+                   JOIN lookups l ON l.rowid = p.rid
+                   LEFT JOIN users u ON u.id = l.user_id
+                  ORDER BY l.created_at DESC, l.id DESC`;
+    return this.#statement(sql).all(...params, limit, window.skip) as Row[];
   }
 
   /**
@@ -125,6 +187,44 @@ export class History {
     }
     return statement;
   }
+}
+
+/**
+ * The index a page reads. Each keeps (created_at, id) order under its equality columns, so neither
+ * skipping nor counting touches the table: a single status or source has its own index; no filter,
+ * both filters, or a text search read `lookups_page`, which carries status, source and the
+ * identifier after (created_at, id) to be checked in the index itself.
+ */
+function indexFor(query: Pick<HistoryQuery, 'status' | 'source' | 'q'>): string {
+  if (query.q) return 'lookups_page';
+  if (query.status && !query.source) return 'lookups_status_page';
+  if (query.source && !query.status) return 'lookups_source_page';
+  return 'lookups_page';
+}
+
+/** WHERE clause (unaliased `lookups`) for a scope, the query's filters and createdAt in [lo, hi]. */
+function rangeFilter(scope: HistoryScope, query: HistoryQuery, lo: number, hi: number): { where: string; params: unknown[] } {
+  const clauses = ['org_id = ?', 'environment = ?', 'product = ?'];
+  const params: unknown[] = [scope.orgId, scope.environment, scope.product];
+  if (query.status) {
+    clauses.push('status = ?');
+    params.push(query.status);
+  }
+  if (query.source) {
+    clauses.push('source = ?');
+    params.push(query.source);
+  }
+  clauses.push('created_at BETWEEN ? AND ?');
+  params.push(lo, hi);
+  if (query.q) {
+    clauses.push("input_identifier LIKE ? ESCAPE '\\'");
+    params.push(likeContains(query.q));
+  }
+  return { where: clauses.join(' AND '), params };
+}
+
+function likeContains(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 function selectEntries(where: string): string {
@@ -157,7 +257,7 @@ function buildFilter(scope: HistoryScope, query: HistoryQuery): { where: string;
   }
   if (query.q) {
     clauses.push("l.input_identifier LIKE ? ESCAPE '\\'");
-    params.push(`%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    params.push(likeContains(query.q));
   }
   return { where: clauses.join(' AND '), params };
 }

@@ -2,8 +2,9 @@
 //   401 UNAUTHORIZED  missing/malformed header, unknown, revoked, rotated-away or expired key
 //   403 FORBIDDEN     key of the other product, missing scope, caller IP not in the whitelist
 //   429 RATE_LIMITED  per-key token bucket (and per-address bucket for repeated 401s)
-// Runs as an onRequest hook, before the body is parsed, so a bad body never outranks a bad key.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+// Runs as an onRequest hook, before the body is parsed, so a bad body never outranks a bad key. It is
+// a callback hook (no promise per request): a failure answers and returns without calling done().
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ApiKeys, AuthenticatedKey } from '../keys/api-keys';
 import { KEY_PATTERN } from '../keys/secrets';
 import type { ProductSlug, Scope } from '../../../shared/api/common';
@@ -29,7 +30,7 @@ export type Authorize = ReturnType<typeof authorizer>;
 
 export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
   return (requirement: Requirement) =>
-    async function authorize(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    function authorize(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
       const now = Date.now();
       const peer = request.socket.remoteAddress ?? '';
       const secret = bearer(request.headers.authorization);
@@ -70,6 +71,7 @@ export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
         return;
       }
       request.apiKey = key;
+      done();
     };
 }
 

@@ -1,12 +1,33 @@
 // DNS-rebinding guard: a page on evil.example that resolves its name to 127.0.0.1 still sends
 // `Host: evil.example`, so only loopback names (and the configured extra hosts) are served.
+import type { IncomingMessage } from 'node:http';
+
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 export function hostAllowed(hostHeader: string | undefined, extraHosts: ReadonlySet<string>): boolean {
   if (!hostHeader) return false;
   const host = hostHeader.trim().toLowerCase();
-  // Strip a port: "[::1]:8787" → "[::1]", "localhost:8787" → "localhost".
-  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
+  // Strip a port: "[::1]:8787" → "[::1]", "localhost:8787" → "localhost". A bracketed name must be
+  // followed by nothing or a port, so "[::1].evil.example" is not read as "[::1]".
+  const bracketed = /^(\[[^\]]*\])(?::\d+)?$/.exec(host);
+  const name = host.startsWith('[') ? (bracketed?.[1] ?? '') : host.replace(/:\d+$/, '');
   if (LOOPBACK_HOSTS.has(name) || extraHosts.has(name)) return true;
   return /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+/**
+ * The whole request, not just its Host header: exactly one Host line (Node keeps the first of
+ * several, which would let a second, foreign one slip by), and a request target in absolute form
+ * (`GET http://evil.example/…`, which HTTP says overrides Host) must name this machine too.
+ */
+export function requestHostAllowed(request: IncomingMessage, extraHosts: ReadonlySet<string>): boolean {
+  let hostLines = 0;
+  for (let i = 0; i < request.rawHeaders.length; i += 2) {
+    if (request.rawHeaders[i]!.toLowerCase() === 'host') hostLines++;
+  }
+  if (hostLines !== 1 || !hostAllowed(request.headers.host, extraHosts)) return false;
+  const target = request.url ?? '/';
+  if (target.startsWith('/')) return true;
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(target)?.[1];
+  return authority !== undefined && hostAllowed(authority.replace(/^.*@/, ''), extraHosts);
 }

@@ -6,10 +6,12 @@ import { TitularError } from '../errors';
 import type { Titular } from '../titular';
 import { authorizer } from './authorize';
 import { sendError } from './error-reply';
-import { hostAllowed } from './host-guard';
+import { requestHostAllowed } from './host-guard';
+import { clientErrorReply, expectationFailedReply, frameworkErrorReply } from './protocol-errors';
 import { RateLimiter } from './rate-limiter';
 import { registerAccountRoutes } from './routes/account-routes';
 import { registerLookupRoutes } from './routes/lookup-routes';
+import { registerOpenApiRoute } from './openapi/openapi-route';
 import { BridgeSessions, registerBridge } from './bridge';
 import { registerStaticUi } from './static-ui';
 
@@ -36,22 +38,30 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
     keepAliveTimeout: 5_000,
     // HEAD would run (and charge) a lookup whose answer the client never reads: only GET is served.
     exposeHeadRoutes: false,
+    // Malformed HTTP and undecodable URLs get the documented error body too; a missing Host reaches
+    // the Host guard (403) instead of Node's empty 400.
+    clientErrorHandler: clientErrorReply,
+    frameworkErrors: frameworkErrorReply,
+    http: { requireHostHeader: false },
   });
+  app.server.on('checkExpectation', expectationFailedReply);
   // Graceful shutdown: requests already in flight finish, and their keep-alive connections are
   // told to close so that close() does not wait for idle clients.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  // Hooks on every request use callbacks, not async functions: no promise per hook per request.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
+    done(null, payload);
   });
   // The API speaks JSON only: a text/plain body is answered 415 instead of being parsed as a string.
   app.removeContentTypeParser('text/plain');
   const extraHosts = new Set((options.extraHosts ?? []).map((h) => h.toLowerCase()));
   const corsOrigins = new Set(options.corsOrigins ?? []);
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('Request-Id', request.id);
     const origin = request.headers.origin;
     if (origin && corsOrigins.has(origin)) {
@@ -63,12 +73,16 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
         Vary: 'Origin',
       });
     }
+    // An answer sent here ends the request: done() is not called after it.
     if (closing) {
-      return sendError(reply, 503, 'GE500', 'Titular is shutting down; retry shortly', { headers: { 'Retry-After': '5' } });
+      sendError(reply, 503, 'GE500', 'Titular is shutting down; retry shortly', { headers: { 'Retry-After': '5' } });
+      return;
     }
-    if (!hostAllowed(request.headers.host, extraHosts)) {
-      return sendError(reply, 403, 'FORBIDDEN', 'The Host header must name this machine (127.0.0.1 or localhost)');
+    if (!requestHostAllowed(request.raw, extraHosts)) {
+      sendError(reply, 403, 'FORBIDDEN', 'The Host header must name this machine (127.0.0.1 or localhost)');
+      return;
     }
+    done();
   });
 
   if (corsOrigins.size > 0) {
@@ -78,6 +92,7 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
   const authorize = authorizer(titular.keys, new RateLimiter());
   registerLookupRoutes(app, titular, authorize);
   registerAccountRoutes(app, titular, authorize);
+  registerOpenApiRoute(app);
   if (options.ui) {
     registerBridge(app, titular, options.ui.sessions);
     registerStaticUi(app, options.ui.rendererDir);

@@ -4,18 +4,17 @@
 import type { Titular } from '../titular';
 import type { User } from '../users/users';
 import { invalidParameter } from '../errors';
+import { normalizeBaseUrl, remoteBaseUrlProblem, upstreamKeyProblem } from '../resolvers/remote-config';
 import type { AppSettings, ChannelInput } from '../../../shared/ipc/contract';
 
 export interface SettingsHost {
   /** The port the API listens on now (a changed port applies at the next start). */
   listeningPort?: number;
-  /** The remote resolver's breaker state and last error, when one is composed. */
-  remoteStatus?: () => { state: 'closed' | 'open' | 'half-open'; lastError: string | null };
 }
 
 export function readSettings(titular: Titular, host: SettingsHost): AppSettings {
   const { settings } = titular;
-  const remote = host.remoteStatus?.() ?? null;
+  const remote = titular.remote.status();
   return {
     apiPort: settings.get('api.port'),
     listeningPort: host.listeningPort ?? null,
@@ -25,8 +24,8 @@ export function readSettings(titular: Titular, host: SettingsHost): AppSettings 
       baseUrl: settings.get('remote.baseUrl'),
       timeoutMs: settings.get('remote.timeoutMs'),
       hasUpstreamKey: titular.secrets.has('remote.upstreamKey'),
-      state: remote?.state ?? null,
-      lastError: remote?.lastError ?? null,
+      state: remote.breaker.state,
+      lastError: remote.lastError ? `${remote.lastError.message} (${remote.lastError.at})` : null,
     },
   };
 }
@@ -36,13 +35,8 @@ export function updateSettings(titular: Titular, user: User, input: ChannelInput
   const changed: Record<string, unknown> = {};
   const baseUrl = input.remote?.baseUrl;
   if (baseUrl !== undefined && baseUrl !== null && baseUrl.trim() !== '') {
-    let url: URL;
-    try {
-      url = new URL(baseUrl.trim());
-    } catch {
-      throw invalidParameter('remote.baseUrl: not a valid URL');
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidParameter('remote.baseUrl: must be an http(s) URL');
+    const problem = remoteBaseUrlProblem(baseUrl.trim());
+    if (problem) throw invalidParameter(`remote.baseUrl: ${problem}`);
   }
   // Validate everything before writing anything: one bad field changes nothing.
   const writes: (() => void)[] = [];
@@ -55,7 +49,7 @@ export function updateSettings(titular: Titular, user: User, input: ChannelInput
   if (input.resolvers?.cbu) stage('resolver.cbu', input.resolvers.cbu);
   if (input.resolvers?.informes) stage('resolver.informes', input.resolvers.informes);
   if (baseUrl !== undefined) {
-    const value = baseUrl === null || baseUrl.trim() === '' ? null : new URL(baseUrl.trim()).toString().replace(/\/$/, '');
+    const value = baseUrl === null || baseUrl.trim() === '' ? null : normalizeBaseUrl(baseUrl);
     writes.push(() => settings.set('remote.baseUrl', value));
     changed['remote.baseUrl'] = value;
   }
@@ -72,7 +66,7 @@ export function updateSettings(titular: Titular, user: User, input: ChannelInput
 export function setUpstreamKey(titular: Titular, user: User, key: string, host: SettingsHost): AppSettings {
   const trimmed = key.trim();
   if (trimmed === '') titular.secrets.delete('remote.upstreamKey');
-  else if (/\s/.test(trimmed) || trimmed.length < 8) throw invalidParameter('key: expected an API key of at least 8 characters without spaces');
+  else if (upstreamKeyProblem(trimmed)) throw invalidParameter(`key: ${upstreamKeyProblem(trimmed)}`);
   else titular.secrets.set('remote.upstreamKey', trimmed);
   titular.audit.record({
     orgId: user.orgId,

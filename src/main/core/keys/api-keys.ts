@@ -67,6 +67,15 @@ export interface CreateKeyInput {
 
 type KeyRow = typeof apiKeys.$inferSelect;
 
+/** A key as last read from the database, with what is checked on every request. */
+interface CachedKey {
+  key: AuthenticatedKey;
+  expiresAt: number | null;
+}
+
+/** Enough for every key an organization can have had; past it the cache starts over. */
+const MAX_CACHED_KEYS = 1_000;
+
 interface AuthRow {
   id: string;
   org_id: string;
@@ -84,6 +93,13 @@ interface AuthRow {
 export class ApiKeys {
   readonly #byHash: Database.Statement<[string], AuthRow>;
   readonly #touch: Database.Statement<[number, string]>;
+  readonly #dataVersion: Database.Statement<[], number>;
+  /**
+   * Active keys by SHA-256, as last read. Trusted only while PRAGMA data_version is unchanged (no
+   * other connection, such as the CLI, has committed since) and emptied by every change made here.
+   */
+  readonly #byHashCache = new Map<string, CachedKey>();
+  #cachedVersion = -1;
   /** Parsed whitelists by key id and raw JSON, so a request never re-parses them. */
   readonly #whitelists = new Map<string, { raw: string; list: BlockList | null }>();
   /** last_used_at is written at most once a minute per key, off the hot path. */
@@ -100,6 +116,7 @@ export class ApiKeys {
       'SELECT id, org_id, owner_user_id, product, environment, scopes, ip_whitelist, rate_limit_per_second, rate_limit_burst, expires_at, revoked_at FROM api_keys WHERE key_hash = ?',
     );
     this.#touch = sqlite.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? ');
+    this.#dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
   }
 
   create(input: CreateKeyInput): { key: ApiKeyView; secret: string } {
@@ -112,6 +129,7 @@ export class ApiKeys {
       throw invalidParameter('expiration must be a future date');
     }
     const name = input.name?.trim() || null;
+    this.#byHashCache.clear();
     return this.db.transaction(() => {
       if (this.activeCount(input.orgId, now) >= MAX_ACTIVE_KEYS) {
         throw new TitularError(
@@ -197,6 +215,7 @@ export class ApiKeys {
 
   /** Gives the key a new secret; the old one fails from the very next request. */
   rotate(orgId: string, id: string, actorUserId: string | null): { key: ApiKeyView; secret: string } {
+    this.#byHashCache.clear();
     return this.db.transaction(() => {
       const row = this.#row(orgId, id);
       if (row.revokedAt !== null) throw new TitularError(400, 'INVALID_PARAMETER', 'A revoked key cannot be rotated');
@@ -214,6 +233,7 @@ export class ApiKeys {
 
   /** Revocation is immediate and final. */
   revoke(orgId: string, id: string, actorUserId: string | null): ApiKeyView {
+    this.#byHashCache.clear();
     return this.db.transaction(() => {
       const row = this.#row(orgId, id);
       if (row.revokedAt === null) {
@@ -225,13 +245,32 @@ export class ApiKeys {
   }
 
   /**
-   * Finds the key a request presented. Reads the database every time (one indexed row), so a
-   * revocation or rotation made by another process (the CLI) applies to the very next request.
+   * Finds the key a request presented. A key read before is reused only while no other connection
+   * has written to the database (PRAGMA data_version, checked on every call) and nothing was changed
+   * through this object, so a revocation or rotation made here or by another process (the CLI)
+   * applies to the very next request. Expiry is checked against `now` every time.
    */
   authenticate(secret: string, now: number): AuthenticatedKey | null {
-    const row = this.#byHash.get(hashKey(secret));
-    if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
-    this.#lastUsedPending.set(row.id, now);
+    const version = this.#dataVersion.get() as number;
+    if (version !== this.#cachedVersion) {
+      this.#byHashCache.clear();
+      this.#cachedVersion = version;
+    }
+    const hash = hashKey(secret);
+    let cached = this.#byHashCache.get(hash);
+    if (!cached) {
+      const row = this.#byHash.get(hash);
+      if (!row || row.revoked_at !== null) return null;
+      cached = { key: this.#toAuthenticated(row), expiresAt: row.expires_at };
+      if (this.#byHashCache.size >= MAX_CACHED_KEYS) this.#byHashCache.clear();
+      this.#byHashCache.set(hash, cached);
+    }
+    if (cached.expiresAt !== null && cached.expiresAt <= now) return null;
+    this.#lastUsedPending.set(cached.key.id, now);
+    return cached.key;
+  }
+
+  #toAuthenticated(row: AuthRow): AuthenticatedKey {
     return {
       id: row.id,
       orgId: row.org_id,

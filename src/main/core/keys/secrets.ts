@@ -1,5 +1,5 @@
 // API key secrets: generation, hashing and the shape a presented key must have.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export type KeyEnvironment = 'live' | 'sandbox';
 
@@ -28,7 +28,8 @@ export function generateKeySecret(environment: KeyEnvironment): string {
 }
 
 export function hashKey(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  // One-shot hash: runs on every API request, and costs half of createHash().update().digest().
+  return hash('sha256', secret, 'hex');
 }
 
 /** What may be shown of a key in lists and logs: its prefix and first four random characters. */

@@ -36,6 +36,8 @@ export class Ledger {
   readonly #balanceOf: Database.Statement<[string, string], { balance: number }>;
   readonly #debit: Database.Statement<[string, string], { balance: number }>;
   readonly #insertConsumption: Database.Statement<[string, string, string, string, string | null, number]>;
+  /** The balance after this process's last charge, per organization and product (see hasCredit). */
+  readonly #lastCharged = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
@@ -58,11 +60,23 @@ export class Ledger {
   }
 
   /**
+   * The credit pre-check of a lookup (402 before anything else is spent). While this process's last
+   * charge left credits, no read is needed: a balance that reached 0 since (another process spent
+   * it) is still caught by consumeOne, which never charges below zero and then answers 402 itself.
+   * A 0 is always confirmed from the database, so a purchase made elsewhere is seen at once.
+   */
+  hasCredit(orgId: string, product: ProductSlug): boolean {
+    if ((this.#lastCharged.get(`${orgId}:${product}`) ?? 0) > 0) return true;
+    return this.balance(orgId, product) > 0;
+  }
+
+  /**
    * Takes one credit for `lookupId`. Must run inside the transaction that records the lookup.
    * Returns the balance after the charge, or null when there was no credit left (nothing written).
    */
   consumeOne(orgId: string, product: ProductSlug, lookupId: string, userId: string | null, now: number): number | null {
     const debited = this.#debit.get(orgId, product);
+    this.#lastCharged.set(`${orgId}:${product}`, debited?.balance ?? 0);
     if (!debited) return null;
     this.#insertConsumption.run(uuidv7(now), orgId, product, lookupId, userId, now);
     return debited.balance;

@@ -41,6 +41,8 @@ export class IdempotencyStore {
 
   static validateKey(raw: string): string {
     if (!KEY_PATTERN.test(raw)) throw invalidParameter('Idempotency-Key must be 1 to 255 visible ASCII characters');
+    // Idempotency keys are stored as sent: an API key used as one would sit in the database in plaintext.
+    if (/sk_(live|test)_/.test(raw)) throw invalidParameter('Idempotency-Key must not contain an API key');
     return raw;
   }
 

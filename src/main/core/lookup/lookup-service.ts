@@ -113,8 +113,14 @@ export class LookupService {
       const stored = idempotency.find(scope, Date.now());
       if (!stored) return run();
       const body = stored.body as LookupAnswer['body'];
-      return { status: stored.status, body, headers: { 'Idempotent-Replayed': 'true' }, charged: false };
+      return this.#afterDurable({ status: stored.status, body, headers: { 'Idempotent-Replayed': 'true' }, charged: false });
     });
+  }
+
+  /** An answer read from the database, not written: with synchronous=FULL it waits until what it read is on disk. */
+  #afterDurable(answer: LookupAnswer): LookupAnswer | Promise<LookupAnswer> {
+    const settled = this.deps.commits.settled();
+    return settled ? settled.then(() => answer) : answer;
   }
 
   #validateAccount(ctx: LookupContext, input: { identifier: unknown; type: unknown }): Validated<LookupData> {
@@ -156,7 +162,7 @@ export class LookupService {
   async #run<T>(ctx: LookupContext, product: ProductSlug, validate: () => Validated<T>): Promise<LookupAnswer> {
     const requestId = ctx.requestId ?? newRequestId();
     const live = ctx.environment === 'live';
-    if (live && this.deps.ledger.balance(ctx.orgId, product) === 0) return insufficient(requestId);
+    if (live && !this.deps.ledger.hasCredit(ctx.orgId, product)) return this.#afterDurable(insufficient(requestId));
 
     const validated = validate();
     if (!validated.ok) {
@@ -272,5 +278,7 @@ function insufficient(requestId: string): LookupAnswer {
 
 /** Invalid input is kept in history for support, bounded so a huge input cannot bloat the database. */
 function storedInput(raw: string): string {
-  return raw.length > MAX_STORED_INPUT ? `${raw.slice(0, MAX_STORED_INPUT)}…` : raw;
+  // An API key pasted into the identifier field must not land in the history (decisions "Keys").
+  const masked = raw.replace(/sk_(live|test)_[A-Za-z0-9]+/g, 'sk_$1_***');
+  return masked.length > MAX_STORED_INPUT ? `${masked.slice(0, MAX_STORED_INPUT)}…` : masked;
 }

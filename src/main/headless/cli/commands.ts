@@ -4,7 +4,10 @@ import { userCommands } from './users';
 import { keyCommands } from './keys';
 import { creditCommands } from './credits';
 import { directoryCommands } from './directory';
+import { creditImportCommands } from './directory-credit';
 import { historyCommands } from './history';
+import { bulkCommands } from './bulk';
+import { remoteCommands } from './remote';
 import type { CommandSpec } from './context';
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -13,7 +16,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   ...keyCommands,
   ...creditCommands,
   ...directoryCommands,
+  ...creditImportCommands,
   ...historyCommands,
+  ...bulkCommands,
+  ...remoteCommands,
 ];
 
 export function findCommand(name: string): CommandSpec | undefined {

@@ -10,7 +10,7 @@ import type { Output } from './output';
 
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
 
-function readText(file: string): string {
+export function readText(file: string): string {
   let bytes: Buffer;
   try {
     const stat = statSync(file);

@@ -39,6 +39,7 @@ export function AuditTable({ keys = [], users = [], initialFilter = 'all' }: { k
         return `${tpl(m.audit.purchase, { amount, product })}${ref}`;
       }
       case 'directory':
+        if (typeof d.reports === 'number') return tpl(m.audit.importedReports, { n: num(d.reports) });
         return typeof d.accounts === 'number' ? tpl(m.audit.imported, { n: num(d.accounts) }) : entry.targetType;
       default:
         return [entry.targetType, entry.targetId].filter(Boolean).join(' ');

@@ -135,6 +135,15 @@ export function LogoMark({ size = 34 }: { size?: number }) {
   );
 }
 
+/** A stack of rows: bulk lookups. */
+export const IconBulk = (p: IconProps) => (
+  <svg {...base(p)}>
+    <rect x="4" y="4" width="16" height="5" rx="1.5" />
+    <rect x="4" y="11" width="16" height="5" rx="1.5" />
+    <path d="M4 20h16" />
+  </svg>
+);
+
 export const IconSettings = (p: IconProps) => (
   <svg {...base(p)}>
     <path d="M4 6h10M18 6h2M4 12h4M12 12h8M4 18h12M20 18h0" />

@@ -1,7 +1,7 @@
 // Hash routing without a router dependency: #/consulta, #/saldo, #/historial, #/claves, #/usuarios.
 import { useCallback, useSyncExternalStore } from 'react';
 
-export const ROUTES = ['consulta', 'saldo', 'historial', 'claves', 'usuarios', 'ajustes'] as const;
+export const ROUTES = ['consulta', 'saldo', 'historial', 'lotes', 'claves', 'usuarios', 'ajustes'] as const;
 export type Route = (typeof ROUTES)[number];
 export const ADMIN_ROUTES: ReadonlySet<Route> = new Set<Route>(['claves', 'usuarios', 'ajustes']);
 export const DEFAULT_ROUTE: Route = 'consulta';

@@ -1,4 +1,5 @@
-// Informe crediticio: BCRA debtor situation of a CUIT/CUIL (lookup.creditReport).
+// Informe crediticio: BCRA debtor situation of a CUIT/CUIL (lookup.creditReport). The form sits in a
+// bar above the report, so the report's tables get the full width of the page.
 import { useId, useState } from 'react';
 import { analyzeTaxId, normalizeIdentifierInput } from '../../../shared/identifiers';
 import type { CreditReport } from '../../../shared/api/credit';
@@ -9,12 +10,21 @@ import { Badge, Card, EmptyState, ErrorBanner, Spinner } from '../components/ui'
 import { CopyButton } from '../components/CopyButton';
 import { IconAlert, IconCheck, IconReport } from '../components/Icons';
 
-export function ClassificationBadge({ value }: { value: number | null }) {
+type Situation = CreditReport['situations'][number];
+type BouncedCheck = CreditReport['bounced_checks'][number];
+
+export function ClassificationBadge({ value, testId }: { value: number | null; testId?: string }) {
   const { m } = useI18n();
-  if (value === null) return <Badge>{m.common.none}</Badge>;
+  if (value === null) {
+    return (
+      <span className="badge cls cls-none" data-testid={testId}>
+        {m.report.noDebts}
+      </span>
+    );
+  }
   const key = `c${value}` as keyof typeof m.report.classes;
   return (
-    <span className={`badge cls cls-${value}`} data-classification={value}>
+    <span className={`badge cls cls-${value}`} data-classification={value} data-testid={testId}>
       {m.report.classes[key] ?? String(value)}
     </span>
   );
@@ -31,8 +41,8 @@ export function CreditReportPanel() {
   const creditsLeft = report.data?.credits_remaining ?? report.error?.creditsRemaining;
 
   return (
-    <div className="lookup-grid">
-      <Card className="lookup-form-card">
+    <div className="report-layout">
+      <Card className="report-form-card">
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -42,99 +52,132 @@ export function CreditReportPanel() {
           <label className="field-label" htmlFor={inputId}>
             {m.report.inputLabel}
           </label>
-          <input
-            id={inputId}
-            className="input input-lg mono"
-            value={raw}
-            onChange={(e) => setRaw(e.target.value)}
-            placeholder={m.report.placeholder}
-            autoComplete="off"
-            spellCheck={false}
-            autoFocus
-            maxLength={64}
-            data-testid="report-input"
-          />
-          <p className="field-hint">{m.report.hint}</p>
-          <TaxIdFeedback raw={raw} />
-          <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={!analysis.ok || report.isPending} data-testid="report-submit">
-            {report.isPending ? <Spinner /> : <IconReport size={18} />}
-            <span>{report.isPending ? m.report.submitting : m.report.submit}</span>
-          </button>
-          {available !== undefined ? <p className={`cost-note ${available === 0 ? 'is-empty' : ''}`}>{tpl(m.report.costNote, { n: num(available) })}</p> : null}
+          <div className="report-form-row">
+            <input
+              id={inputId}
+              className="input input-lg mono"
+              value={raw}
+              onChange={(e) => setRaw(e.target.value)}
+              placeholder={m.report.placeholder}
+              autoComplete="off"
+              spellCheck={false}
+              autoFocus
+              maxLength={64}
+              data-testid="report-input"
+            />
+            <button type="submit" className="btn btn-primary btn-lg" disabled={!analysis.ok || report.isPending} data-testid="report-submit">
+              {report.isPending ? <Spinner /> : <IconReport size={18} />}
+              <span>{report.isPending ? m.report.submitting : m.report.submit}</span>
+            </button>
+          </div>
+          <div className="report-form-foot">
+            {raw.trim() === '' ? <p className="field-hint">{m.report.hint}</p> : <TaxIdFeedback raw={raw} />}
+            {available !== undefined ? <p className={`cost-note ${available === 0 ? 'is-empty' : ''}`}>{tpl(m.report.costNote, { n: num(available) })}</p> : null}
+          </div>
         </form>
       </Card>
-      <div className="lookup-side">
-        {report.isError ? (
-          <ErrorBanner
-            error={report.error}
-            context="report"
-            testId="report-error"
-            extra={
-              creditsLeft !== undefined ? (
-                <div className="banner-credits" data-testid="credits-left">
-                  {tpl(m.lookup.creditsLeftReport, { n: num(creditsLeft) })}
-                </div>
-              ) : null
-            }
-          />
-        ) : null}
-        {report.data ? (
-          <CreditReportCard report={report.data.data} creditsLeft={report.data.credits_remaining} />
-        ) : !report.isError ? (
-          <Card className="empty-card">
-            <EmptyState icon={<IconReport size={28} />} title={m.report.emptyTitle} body={m.report.emptyBody} />
-          </Card>
-        ) : null}
-      </div>
+      {report.isError ? (
+        <ErrorBanner
+          error={report.error}
+          context="report"
+          testId="report-error"
+          extra={
+            creditsLeft !== undefined ? (
+              <div className="banner-credits" data-testid="credits-left">
+                {tpl(m.lookup.creditsLeftReport, { n: num(creditsLeft) })}
+              </div>
+            ) : null
+          }
+        />
+      ) : null}
+      {report.data ? (
+        <CreditReportCard report={report.data.data} creditsLeft={report.data.credits_remaining} requestId={report.data.request_id} />
+      ) : !report.isError ? (
+        <Card className="empty-card">
+          <EmptyState icon={<IconReport size={28} />} title={m.report.emptyTitle} body={m.report.emptyBody} />
+        </Card>
+      ) : null}
     </div>
   );
 }
 
-export function CreditReportCard({ report, creditsLeft }: { report: CreditReport; creditsLeft?: number }) {
+/** Worst first (classification, then amount): the row a credit analyst reads first. */
+function bySeverity(a: Situation, b: Situation): number {
+  return b.classification - a.classification || b.amount - a.amount;
+}
+
+/** Newest first. */
+function byDate(a: BouncedCheck, b: BouncedCheck): number {
+  return b.date.localeCompare(a.date);
+}
+
+export function CreditReportCard({ report, creditsLeft, requestId }: { report: CreditReport; creditsLeft?: number; requestId?: string }) {
   const { m, num, day } = useI18n();
-  const money = (n: number) => num(n, { style: 'currency', currency: 'ARS', maximumFractionDigits: 0 });
-  const thousands = (n: number) => tpl(m.report.thousands, { amount: num(n, { maximumFractionDigits: 1 }) });
+  const pesos = (n: number) => num(n, { style: 'currency', currency: 'ARS', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 0, maximumFractionDigits: 2 });
+  // Debts come in thousands of pesos (as the Central de Deudores reports them), with one decimal.
+  const thousands = (n: number) => num(n, { style: 'currency', currency: 'ARS', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 0, maximumFractionDigits: 1 });
   const s = report.subject;
+  const situations = [...report.situations].sort(bySeverity);
+  const checks = [...report.bounced_checks].sort(byDate);
+  const unpaid = checks.filter((c) => !c.paid).length;
   return (
-    <Card className="result-card" testId="report-result">
+    <Card className="result-card report-card" testId="report-result">
       <div className="result-head">
         <div>
-          <div className="eyebrow">{m.report.subject}</div>
-          <div className="result-title">{s.full_name}</div>
+          <div className="eyebrow">{m.report.eyebrow}</div>
+          <div className="result-title" data-testid="report-subject">
+            {s.full_name}
+          </div>
           <div className="holder-meta">
             <Badge tone="info">{s.tax_id_type}</Badge>
-            <span className="mono">{formatTaxId(s.tax_id)}</span>
+            <span className="mono" data-testid="report-tax-id">
+              {formatTaxId(s.tax_id)}
+            </span>
             <span className="muted small">· {s.is_individual ? m.lookup.individual : m.lookup.legalEntity}</span>
             <CopyButton value={formatTaxId(s.tax_id)} label={tpl(m.lookup.copyTaxId, { type: s.tax_id_type })} />
           </div>
         </div>
-        <div className="badges">
-          <span className="muted small">
-            {m.report.period}: <strong>{report.period}</strong>
-          </span>
+        <div className="report-period">
+          <div className="stat-label">{m.report.period}</div>
+          <div className="report-period-value" data-testid="report-period" data-period={report.period}>
+            {day(`${report.period}-01`, { month: 'long', year: 'numeric' })}
+          </div>
         </div>
       </div>
 
-      <div className="stats">
+      <div className="stats report-stats">
         <div className="stat">
           <div className="stat-label">{m.report.totalAmount}</div>
-          <div className="stat-value">{thousands(report.totals.amount)}</div>
+          <div className="stat-value" data-testid="total-amount">
+            {tpl(m.report.thousands, { amount: thousands(report.totals.amount) })}
+          </div>
         </div>
         <div className="stat">
           <div className="stat-label">{m.report.institutions}</div>
-          <div className="stat-value">{num(report.totals.institutions)}</div>
+          <div className="stat-value" data-testid="total-institutions">
+            {num(report.totals.institutions)}
+          </div>
         </div>
         <div className="stat">
           <div className="stat-label">{m.report.worst}</div>
           <div className="stat-value">
-            <ClassificationBadge value={report.totals.worst_classification} />
+            <ClassificationBadge value={report.totals.worst_classification} testId="worst-classification" />
+          </div>
+        </div>
+        <div className="stat">
+          <div className="stat-label">{m.report.bouncedChecks}</div>
+          <div className="stat-value" data-testid="total-checks">
+            {num(checks.length)}
+            {unpaid > 0 ? <span className="stat-note is-bad"> · {tpl(unpaid === 1 ? m.report.unpaidOne : m.report.unpaidOther, { n: num(unpaid) })}</span> : null}
           </div>
         </div>
       </div>
 
       <div className="section-label">{m.report.situations}</div>
-      {report.situations.length === 0 ? (
-        <p className="muted">{m.report.noSituations}</p>
+      {situations.length === 0 ? (
+        <p className="report-clean">
+          <IconCheck size={15} /> {m.report.noSituations}
+        </p>
       ) : (
         <div className="table-wrap">
           <table className="table compact">
@@ -147,15 +190,17 @@ export function CreditReportCard({ report, creditsLeft }: { report: CreditReport
               </tr>
             </thead>
             <tbody>
-              {report.situations.map((row, i) => (
-                <tr key={`${row.institution.code}-${i}`}>
+              {situations.map((row) => (
+                <tr key={row.institution.code} data-testid="situation-row">
                   <td>
                     {row.institution.name} <span className="muted small mono">({row.institution.code})</span>
                   </td>
                   <td>
-                    <ClassificationBadge value={row.classification} />
+                    <ClassificationBadge value={row.classification} testId="classification" />
                   </td>
-                  <td className="num">{num(row.amount, { maximumFractionDigits: 1 })}</td>
+                  <td className="num" data-testid="situation-amount">
+                    {thousands(row.amount)}
+                  </td>
                   <td className="num">{num(row.days_overdue)}</td>
                 </tr>
               ))}
@@ -165,26 +210,30 @@ export function CreditReportCard({ report, creditsLeft }: { report: CreditReport
       )}
 
       <div className="section-label">{m.report.bouncedChecks}</div>
-      {report.bounced_checks.length === 0 ? (
-        <p className="muted">{m.report.noBouncedChecks}</p>
+      {checks.length === 0 ? (
+        <p className="report-clean">
+          <IconCheck size={15} /> {m.report.noBouncedChecks}
+        </p>
       ) : (
         <div className="table-wrap">
           <table className="table compact">
             <thead>
               <tr>
-                <th>{m.report.checkNumber}</th>
                 <th>{m.report.checkDate}</th>
+                <th>{m.report.checkNumber}</th>
+                <th>{m.report.institution}</th>
                 <th className="num">{m.report.checkAmount}</th>
                 <th>{m.report.checkReason}</th>
                 <th>{m.report.checkPaid}</th>
               </tr>
             </thead>
             <tbody>
-              {report.bounced_checks.map((c) => (
-                <tr key={`${c.number}-${c.date}`}>
-                  <td className="mono">{c.number}</td>
+              {checks.map((c) => (
+                <tr key={`${c.institution.code}-${c.number}`} data-testid="check-row">
                   <td>{day(c.date, { day: '2-digit', month: '2-digit', year: 'numeric' })}</td>
-                  <td className="num">{money(c.amount)}</td>
+                  <td className="mono">{c.number}</td>
+                  <td>{c.institution.name}</td>
+                  <td className="num">{pesos(c.amount)}</td>
                   <td>{c.reason}</td>
                   <td>
                     <Badge tone={c.paid ? 'success' : 'danger'}>{c.paid ? m.report.paid : m.report.unpaid}</Badge>
@@ -195,11 +244,21 @@ export function CreditReportCard({ report, creditsLeft }: { report: CreditReport
           </table>
         </div>
       )}
-      {creditsLeft !== undefined ? (
+      <p className="muted small report-note">{m.report.amountsNote}</p>
+      {creditsLeft !== undefined || requestId ? (
         <div className="result-foot">
-          <span className="credits-pill" data-testid="credits-left">
-            {tpl(m.lookup.creditsLeftReport, { n: num(creditsLeft) })}
-          </span>
+          {creditsLeft !== undefined ? (
+            <span className="credits-pill" data-testid="credits-left" data-credits={creditsLeft}>
+              {tpl(m.lookup.creditsLeftReport, { n: num(creditsLeft) })}
+            </span>
+          ) : (
+            <span />
+          )}
+          {requestId ? (
+            <span className="muted small mono" title={m.lookup.requestId}>
+              {requestId}
+            </span>
+          ) : null}
         </div>
       ) : null}
     </Card>
@@ -210,20 +269,17 @@ function TaxIdFeedback({ raw }: { raw: string }) {
   const { m, lang, num } = useI18n();
   const digits = normalizeIdentifierInput(raw).replace(/\./g, '').replace(/\D/g, '').length;
   const analysis = analyzeTaxId(raw);
-  if (raw.trim() === '') return null;
   return (
-    <div className="feedback compact" data-testid="report-feedback" data-valid={String(analysis.ok)} aria-live="polite">
-      <div className="digits-row">
-        <span className="muted small">{tpl(m.report.digits, { n: num(digits) })}</span>
-      </div>
+    <div className="report-feedback" data-testid="report-feedback" data-valid={String(analysis.ok)} aria-live="polite">
+      <span className="muted small">{tpl(m.report.digits, { n: num(digits) })}</span>
       {analysis.ok ? (
-        <p className="feedback-ready">
+        <span className="feedback-ready">
           <IconCheck size={15} /> {tpl(m.report.valid, { formatted: analysis.formatted })} · {analysis.isIndividual ? m.lookup.individual : m.lookup.legalEntity}
-        </p>
+        </span>
       ) : analysis.reason !== 'length' || digits > 11 ? (
-        <p className="feedback-error">
+        <span className="feedback-error">
           <IconAlert size={15} /> {lang === 'es' ? analysis.messageEs : analysis.message}
-        </p>
+        </span>
       ) : null}
     </div>
   );

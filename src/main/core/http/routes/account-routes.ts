@@ -7,7 +7,10 @@ import { sendError } from '../error-reply';
 
 export function registerAccountRoutes(app: FastifyInstance, titular: Titular, authorize: Authorize): void {
   app.get('/api/v1/balance', { onRequest: authorize({ products: ['cbu', 'informes'], scope: 'balance' }) }, async (request) => {
-    return { balances: titular.ledger.balances(request.apiKey!.orgId) };
+    const balances = titular.ledger.balances(request.apiKey!.orgId);
+    // With synchronous=FULL, an answer never shows a charge that is not on disk yet.
+    await titular.commits.settled();
+    return { balances };
   });
 
   app.get('/api/v1/history', { onRequest: authorize({ products: ['cbu'], scope: 'history' }) }, async (request, reply) => {
@@ -19,6 +22,8 @@ export function registerAccountRoutes(app: FastifyInstance, titular: Titular, au
       return sendError(reply, 400, 'INVALID_PARAMETER', message);
     }
     const key = request.apiKey!;
-    return titular.history.page({ orgId: key.orgId, environment: key.environment, product: key.product }, parsed.data);
+    const page = titular.history.page({ orgId: key.orgId, environment: key.environment, product: key.product }, parsed.data);
+    await titular.commits.settled();
+    return page;
   });
 }

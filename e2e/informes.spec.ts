@@ -1,0 +1,103 @@
+// Informes: a credit report requested from Consulta's second tab and read on screen (subject,
+// situation per institution with its BCRA classification, amounts in thousands of pesos, period,
+// totals, bounced checks), a clean record, a CUIT with a bad check digit caught before any credit
+// is spent, and a CUIT without a report (PA011, charged). Saves e2e/screenshots/informe.png.
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { REPORTS } from './data';
+import { expect, goTo, openApp, readBalance, test } from './fixtures';
+
+const SCREENSHOT = path.join(__dirname, 'screenshots', 'informe.png');
+
+/** Opens the report tab, types a CUIT/CUIL and submits it; waits for the answer on screen. */
+async function requestReport(page: Page, taxId: string): Promise<void> {
+  await page.getByTestId('tab-report').click();
+  await page.getByTestId('report-input').fill(taxId);
+  await expect(page.getByTestId('report-feedback')).toHaveAttribute('data-valid', 'true');
+  const answered = page.waitForResponse((r) => r.url().endsWith('/bridge/lookup.creditReport') && r.request().method() === 'POST');
+  await page.getByTestId('report-submit').click();
+  await answered;
+  await expect(page.getByTestId('report-result').or(page.getByTestId('report-error')).first()).toBeVisible();
+}
+
+test('a company with debts and bounced checks: subject, institutions, classifications, totals and checks; one credit', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'saldo');
+  const before = await readBalance(page, 'informes');
+  await goTo(page, 'consulta');
+  await requestReport(page, REPORTS.company.taxId.replace(/-/g, ''));
+
+  const report = page.getByTestId('report-result');
+  await expect(report.getByTestId('report-subject')).toHaveText(REPORTS.company.name);
+  await expect(report.getByTestId('report-tax-id')).toHaveText(REPORTS.company.taxId);
+  await expect(report).toContainText('CUIT');
+  await expect(report).toContainText('Persona jurídica');
+  await expect(report.getByTestId('report-period')).toHaveText('octubre de 2026');
+
+  // One row per institution, worst first, each with its classification in words.
+  const rows = report.getByTestId('situation-row');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText('Banco Santander Argentina S.A.');
+  await expect(rows.nth(0).getByTestId('classification')).toHaveText('3 · Con problemas / Riesgo medio');
+  await expect(rows.nth(0).getByTestId('situation-amount')).toHaveText('$ 48.200');
+  await expect(rows.nth(0)).toContainText('120');
+  await expect(rows.nth(1)).toContainText('Tarjeta Naranja S.A.');
+  await expect(rows.nth(1).getByTestId('classification')).toHaveText('2 · Con seguimiento especial / Riesgo bajo');
+  await expect(rows.nth(1).getByTestId('situation-amount')).toHaveText('$ 1.250,5');
+  await expect(rows.nth(2).getByTestId('classification')).toHaveText('1 · Normal');
+
+  // Totals are computed on import: 48.200 + 9.800 + 1.250,5 thousand pesos at 3 institutions.
+  await expect(report.getByTestId('total-amount')).toHaveText('$ 59.250,5 mil');
+  await expect(report.getByTestId('total-institutions')).toHaveText('3');
+  await expect(report.getByTestId('worst-classification')).toHaveText('3 · Con problemas / Riesgo medio');
+
+  const checks = report.getByTestId('check-row');
+  await expect(checks).toHaveCount(2);
+  await expect(checks.nth(0)).toContainText('00012391');
+  await expect(checks.nth(0)).toContainText('30/09/2026');
+  await expect(checks.nth(0)).toContainText('$ 1.200.000');
+  await expect(checks.nth(0)).toContainText('Impago');
+  await expect(checks.nth(1)).toContainText('Pagado');
+
+  await expect(report.getByTestId('credits-left')).toContainText(`Te quedan ${(before - 1).toLocaleString('es-AR')} créditos de Informe Crediticio`);
+  await page.getByTestId('report-submit').blur();
+  await page.evaluate(() => document.fonts.ready);
+  // The whole report in the picture: scrolled as a reader would, the form still in view above it.
+  await report.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+  await page.screenshot({ path: SCREENSHOT, fullPage: false, animations: 'disabled', caret: 'hide' });
+
+  await goTo(page, 'saldo');
+  expect(await readBalance(page, 'informes')).toBe(before - 1);
+});
+
+test('a clean record says so: no debts, no bounced checks', async ({ page, state }) => {
+  await openApp(page, state);
+  await requestReport(page, REPORTS.clean.taxId);
+  const report = page.getByTestId('report-result');
+  await expect(report.getByTestId('report-subject')).toHaveText(REPORTS.clean.name);
+  await expect(report).toContainText('CUIL');
+  await expect(report).toContainText('Sin deudas informadas en el sistema financiero.');
+  await expect(report).toContainText('Sin cheques rechazados.');
+  await expect(report.getByTestId('situation-row')).toHaveCount(0);
+  await expect(report.getByTestId('worst-classification')).toHaveText('Sin deudas');
+});
+
+test('a CUIT with a bad check digit is caught while typing and cannot be submitted (PA006 costs nothing here)', async ({ page, state }) => {
+  await openApp(page, state);
+  await page.getByTestId('tab-report').click();
+  await page.getByTestId('report-input').fill(REPORTS.badCheckDigit);
+  const feedback = page.getByTestId('report-feedback');
+  await expect(feedback).toHaveAttribute('data-valid', 'false');
+  await expect(feedback).toContainText('El dígito verificador del CUIT/CUIL no es válido');
+  await expect(page.getByTestId('report-submit')).toBeDisabled();
+});
+
+test('a valid CUIT without a report: PA011, and the credit it used is shown', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'saldo');
+  const before = await readBalance(page, 'informes');
+  await goTo(page, 'consulta');
+  await requestReport(page, REPORTS.notFound.taxId);
+  const error = page.getByTestId('report-error');
+  await expect(error).toContainText('No encontramos un informe para ese CUIT/CUIL.');
+  await expect(error.getByTestId('credits-left')).toContainText(`Te quedan ${(before - 1).toLocaleString('es-AR')} créditos de Informe Crediticio`);
+  await expect(page.getByTestId('report-result')).toHaveCount(0);
+});

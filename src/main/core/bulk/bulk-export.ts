@@ -1,0 +1,99 @@
+// A bulk job's results as CSV: one row per input row, in file order, with the outcome of the lookup
+// that answered it. A repeated identifier shows its first row's outcome and consumes nothing on its
+// own (credit_consumed sums to what the job charged; duplicate_of_row points at the first row).
+import { csvRow } from '../history/history-csv';
+import type { BulkJobStore, ExportRow } from './bulk-jobs';
+
+export const BULK_CSV_COLUMNS = [
+  'row',
+  'input',
+  'identifier',
+  'type',
+  'status',
+  'http_status',
+  'code',
+  'message',
+  'credit_consumed',
+  'duplicate_of_row',
+  'holder_names',
+  'holder_tax_ids',
+  'bank',
+  'lookup_id',
+] as const;
+
+export type BulkRowStatus = 'SUCCESS' | 'ERROR' | 'INVALID' | 'PENDING';
+
+const PAGE_SIZE = 5_000;
+
+/** The CSV in chunks (header first), read a page at a time so no statement stays open between chunks. */
+export function* bulkCsvChunks(store: BulkJobStore, jobId: string): Generator<string> {
+  yield csvRow(BULK_CSV_COLUMNS);
+  let after = 0;
+  for (;;) {
+    const page = store.exportPage(jobId, after, PAGE_SIZE);
+    if (page.length === 0) return;
+    yield page.map(bulkCsvRow).join('');
+    after = page.at(-1)!.row;
+  }
+}
+
+export function rowStatus(row: ExportRow): BulkRowStatus {
+  if (row.invalid !== null || row.key === null) return 'INVALID';
+  if (row.completedAt === null) return 'PENDING';
+  return row.httpStatus === 200 ? 'SUCCESS' : 'ERROR';
+}
+
+function bulkCsvRow(row: ExportRow): string {
+  const status = rowStatus(row);
+  const data = parseObject(row.responseData);
+  const first = row.firstRow === row.row;
+  const holders = holdersOf(data);
+  return csvRow([
+    row.row,
+    row.raw,
+    row.identifier ?? '',
+    row.key ? row.key.slice(0, row.key.indexOf(':')) : '',
+    status,
+    row.httpStatus ?? '',
+    row.code ?? '',
+    status === 'INVALID' ? (row.invalid ?? '') : errorMessage(data),
+    first && status !== 'PENDING' ? (row.creditConsumed ?? 0) : 0,
+    row.firstRow !== null && !first ? row.firstRow : '',
+    holders.map((h) => h.name).join('; '),
+    holders.map((h) => h.taxId).join('; '),
+    bankOf(data),
+    row.lookupId ?? '',
+  ]);
+}
+
+function parseObject(json: string | null): Record<string, unknown> | null {
+  if (!json) return null;
+  try {
+    const value: unknown = JSON.parse(json);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+const object = (value: unknown): Record<string, unknown> | null =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+
+/** Account holders of a CBU lookup, or the subject of a credit report. */
+function holdersOf(data: Record<string, unknown> | null): { name: string; taxId: string }[] {
+  if (!data) return [];
+  if (Array.isArray(data.holders)) {
+    return data.holders.map((h) => object(h)).filter((h) => h !== null).map((h) => ({ name: text(h.full_name), taxId: text(h.tax_id) }));
+  }
+  const subject = object(data.subject);
+  return subject ? [{ name: text(subject.full_name), taxId: text(subject.tax_id) }] : [];
+}
+
+function bankOf(data: Record<string, unknown> | null): string {
+  return text(object(data?.bank)?.name);
+}
+
+function errorMessage(data: Record<string, unknown> | null): string {
+  return text(object(data?.error)?.message);
+}

@@ -1,0 +1,229 @@
+// The bulk job tables: creating a job from its parsed input (one transaction: the job, every input
+// row, the distinct items), finding the unfinished job of the same input, listing, progress counts,
+// and the one guarded UPDATE that marks an item done inside its lookup's transaction.
+//
+// Invalid rows are stored with their message and are never looked up nor charged: a bulk job
+// validates its whole input before spending anything, so a typo in a file costs nothing (unlike a
+// single API lookup, where PA006 is charged by the contract).
+import type Database from 'better-sqlite3';
+import { uuidv7 } from '../db/ids';
+import type { ProductSlug } from '../../../shared/api/common';
+import type { BulkJobStatus } from '../../../shared/api/bulk';
+import type { BulkInput, BulkItemType } from './bulk-input';
+
+export interface BulkJobRow {
+  id: string;
+  org_id: string;
+  user_id: string;
+  product: ProductSlug;
+  name: string;
+  input_hash: string;
+  status: BulkJobStatus;
+  total_rows: number;
+  total_items: number;
+  invalid_rows: number;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+  user_name: string;
+  user_email: string;
+}
+
+const SELECT_JOB = 'SELECT j.*, u.name AS user_name, u.email AS user_email FROM bulk_jobs j JOIN users u ON u.id = j.user_id';
+
+export interface BulkCounts {
+  done: number;
+  charged: number;
+  found: number;
+  notFound: number;
+  errors: number;
+  retryable: number;
+}
+
+export interface PendingItem {
+  key: string;
+  identifier: string;
+  type: BulkItemType;
+  firstRow: number;
+  /** 1 when an earlier attempt answered GE500 (the item is a retry), else 0. */
+  retried: number;
+}
+
+/** What the lookup's transaction records for an item (see markItem). */
+export interface ItemOutcome {
+  lookupId: string;
+  status: number;
+  code: string | null;
+  charged: boolean;
+  at: number;
+}
+
+export interface ExportRow {
+  row: number;
+  raw: string;
+  invalid: string | null;
+  key: string | null;
+  identifier: string | null;
+  firstRow: number | null;
+  lookupId: string | null;
+  httpStatus: number | null;
+  code: string | null;
+  creditConsumed: number | null;
+  completedAt: number | null;
+  responseData: string | null;
+}
+
+/** Thrown inside a lookup's transaction when its item was already done: the savepoint rolls back, charge included. */
+export class BulkItemAlreadyDone extends Error {
+  override name = 'BulkItemAlreadyDone';
+}
+
+export class BulkJobStore {
+  readonly #insertJob: Database.Statement<unknown[]>;
+  readonly #insertRow: Database.Statement<unknown[]>;
+  readonly #insertItem: Database.Statement<unknown[]>;
+  readonly #byId: Database.Statement<[string, string], BulkJobRow>;
+  readonly #unfinished: Database.Statement<[string, string, string, string], BulkJobRow>;
+  readonly #completed: Database.Statement<[string, string, string, string], BulkJobRow>;
+  readonly #list: Database.Statement<[string, number], BulkJobRow>;
+  readonly #listForUser: Database.Statement<[string, string, number], BulkJobRow>;
+  readonly #counts: Database.Statement<[string], Record<keyof BulkCounts, number | null>>;
+  readonly #setStatus: Database.Statement<unknown[]>;
+  readonly #pending: Database.Statement<[string, number, number], PendingItem>;
+  readonly #mark: Database.Statement<unknown[]>;
+  readonly #invalidRows: Database.Statement<[string, number], { row: number; input: string; message: string }>;
+  readonly #exportPage: Database.Statement<[string, number, number], ExportRow>;
+
+  constructor(private readonly sqlite: Database.Database) {
+    this.#insertJob = sqlite.prepare(
+      `INSERT INTO bulk_jobs (id, org_id, user_id, product, name, input_hash, status, total_rows, total_items, invalid_rows, created_at, updated_at, finished_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, NULL)`,
+    );
+    this.#insertRow = sqlite.prepare('INSERT INTO bulk_job_rows (job_id, row_number, raw_input, item_key, invalid_message) VALUES (?, ?, ?, ?, ?)');
+    this.#insertItem = sqlite.prepare('INSERT INTO bulk_job_items (job_id, item_key, identifier, type, first_row) VALUES (?, ?, ?, ?, ?)');
+    this.#byId = sqlite.prepare(`${SELECT_JOB} WHERE j.org_id = ? AND j.id = ?`);
+    this.#unfinished = sqlite.prepare(
+      `${SELECT_JOB} WHERE j.org_id = ? AND j.input_hash = ? AND j.user_id = ? AND j.product = ?
+          AND j.status IN ('pending', 'running', 'paused', 'out_of_credits')
+        ORDER BY j.created_at DESC, j.id DESC LIMIT 1`,
+    );
+    this.#completed = sqlite.prepare(
+      `${SELECT_JOB} WHERE j.org_id = ? AND j.input_hash = ? AND j.user_id = ? AND j.product = ? AND j.status = 'completed'
+        ORDER BY j.created_at DESC, j.id DESC LIMIT 1`,
+    );
+    this.#list = sqlite.prepare(`${SELECT_JOB} WHERE j.org_id = ? ORDER BY j.created_at DESC, j.id DESC LIMIT ?`);
+    this.#listForUser = sqlite.prepare(`${SELECT_JOB} WHERE j.org_id = ? AND j.user_id = ? ORDER BY j.created_at DESC, j.id DESC LIMIT ?`);
+    this.#counts = sqlite.prepare(
+      `SELECT SUM(completed_at IS NOT NULL)                                        AS done,
+              SUM(CASE WHEN completed_at IS NOT NULL THEN credit_consumed END)     AS charged,
+              SUM(completed_at IS NOT NULL AND http_status = 200)                  AS found,
+              SUM(completed_at IS NOT NULL AND http_status = 404)                  AS notFound,
+              SUM(completed_at IS NOT NULL AND http_status NOT IN (200, 404))      AS errors,
+              SUM(completed_at IS NULL AND lookup_id IS NOT NULL)                  AS retryable
+         FROM bulk_job_items WHERE job_id = ?`,
+    );
+    this.#setStatus = sqlite.prepare('UPDATE bulk_jobs SET status = ?, updated_at = ?, finished_at = ? WHERE id = ?');
+    this.#pending = sqlite.prepare(
+      `SELECT item_key AS key, identifier, type, first_row AS firstRow, lookup_id IS NOT NULL AS retried FROM bulk_job_items
+        WHERE job_id = ? AND completed_at IS NULL AND first_row > ? ORDER BY first_row LIMIT ?`,
+    );
+    // Only a pending item can be marked: a second lookup of a done item (two processes running the
+    // same job) matches no row, and markItem throws so that lookup's charge rolls back with it.
+    this.#mark = sqlite.prepare(
+      `UPDATE bulk_job_items SET lookup_id = ?, http_status = ?, error_code = ?, credit_consumed = ?, completed_at = ?
+        WHERE job_id = ? AND item_key = ? AND completed_at IS NULL`,
+    );
+    this.#invalidRows = sqlite.prepare(
+      `SELECT row_number AS row, raw_input AS input, invalid_message AS message FROM bulk_job_rows
+        WHERE job_id = ? AND invalid_message IS NOT NULL ORDER BY row_number LIMIT ?`,
+    );
+    this.#exportPage = sqlite.prepare(
+      `SELECT r.row_number AS row, r.raw_input AS raw, r.invalid_message AS invalid, r.item_key AS key,
+              i.identifier, i.first_row AS firstRow, i.lookup_id AS lookupId, i.http_status AS httpStatus,
+              i.error_code AS code, i.credit_consumed AS creditConsumed, i.completed_at AS completedAt,
+              l.response_data AS responseData
+         FROM bulk_job_rows r
+         LEFT JOIN bulk_job_items i ON i.job_id = r.job_id AND i.item_key = r.item_key
+         LEFT JOIN lookups l ON l.id = i.lookup_id
+        WHERE r.job_id = ? AND r.row_number > ?
+        ORDER BY r.row_number LIMIT ?`,
+    );
+  }
+
+  /** Writes the job, its rows and its distinct items in one transaction; returns the job. */
+  create(input: { orgId: string; userId: string; product: ProductSlug; name: string; inputHash: string; parsed: BulkInput; now: number }): BulkJobRow {
+    const { parsed } = input;
+    const id = uuidv7(input.now);
+    const invalid = parsed.rows.filter((r) => r.invalid !== null).length;
+    this.sqlite.transaction(() => {
+      this.#insertJob.run(id, input.orgId, input.userId, input.product, input.name, input.inputHash, parsed.rows.length, parsed.items.length, invalid, input.now, input.now);
+      for (const r of parsed.rows) this.#insertRow.run(id, r.row, r.raw, r.item?.key ?? null, r.invalid);
+      for (const item of parsed.items) this.#insertItem.run(id, item.key, item.identifier, item.type, item.firstRow);
+    }).immediate();
+    return this.require(input.orgId, id);
+  }
+
+  get(orgId: string, id: string): BulkJobRow | null {
+    return this.#byId.get(orgId, id) ?? null;
+  }
+
+  require(orgId: string, id: string): BulkJobRow {
+    const job = this.get(orgId, id);
+    if (!job) throw new Error(`bulk job ${id} not found`);
+    return job;
+  }
+
+  /** The latest job of the same input, user and product that can still be resumed. */
+  findUnfinished(orgId: string, userId: string, product: ProductSlug, inputHash: string): BulkJobRow | null {
+    return this.#unfinished.get(orgId, inputHash, userId, product) ?? null;
+  }
+
+  findCompleted(orgId: string, userId: string, product: ProductSlug, inputHash: string): BulkJobRow | null {
+    return this.#completed.get(orgId, inputHash, userId, product) ?? null;
+  }
+
+  list(orgId: string, options: { userId?: string; limit: number }): BulkJobRow[] {
+    return options.userId ? this.#listForUser.all(orgId, options.userId, options.limit) : this.#list.all(orgId, options.limit);
+  }
+
+  counts(jobId: string): BulkCounts {
+    const c = this.#counts.get(jobId);
+    return {
+      done: c?.done ?? 0,
+      charged: c?.charged ?? 0,
+      found: c?.found ?? 0,
+      notFound: c?.notFound ?? 0,
+      errors: c?.errors ?? 0,
+      retryable: c?.retryable ?? 0,
+    };
+  }
+
+  setStatus(jobId: string, status: BulkJobStatus, now: number): void {
+    const final = status === 'completed' || status === 'cancelled';
+    this.#setStatus.run(status, now, final ? now : null, jobId);
+  }
+
+  /** Pending items after `afterRow`, in file order (keyset pages over the pending index). */
+  pendingAfter(jobId: string, afterRow: number, limit: number): PendingItem[] {
+    return this.#pending.all(jobId, afterRow, limit);
+  }
+
+  /**
+   * Records a lookup's outcome on its item; runs inside that lookup's transaction. A 5xx outcome
+   * (GE500, not charged) keeps the item pending so a later run retries it.
+   */
+  markItem(jobId: string, key: string, outcome: ItemOutcome): void {
+    const final = outcome.status < 500;
+    const result = this.#mark.run(outcome.lookupId, outcome.status, outcome.code, outcome.charged ? 1 : 0, final ? outcome.at : null, jobId, key);
+    if (result.changes !== 1) throw new BulkItemAlreadyDone(`bulk item ${key} of job ${jobId} is already done`);
+  }
+
+  invalidRows(jobId: string, limit: number): { row: number; input: string; message: string }[] {
+    return this.#invalidRows.all(jobId, limit);
+  }
+
+  /** One page of the export, rows in file order after `afterRow`. */
+  exportPage(jobId: string, afterRow: number, limit: number): ExportRow[] {
+    return this.#exportPage.all(jobId, afterRow, limit);
+  }
+}

@@ -1,0 +1,190 @@
+// Runs one bulk job: its pending items in file order through the lookup service (source BULK, the
+// starter's name on every history entry, live credits), with a bounded number in flight so the
+// group commit writes many lookups per transaction.
+//
+// Why a restart never charges twice: each item is marked done by the lookup's own transaction
+// (LookupContext.onCommit), and the mark only applies to a pending item. A run killed at any point
+// leaves every item either done with its one charge, or pending with none.
+//
+// How a run ends:
+//   completed       every item is done
+//   out_of_credits  a lookup answered 402: nothing more is dispatched, the rest stays pending
+//   paused          stopped by the caller (pause, Ctrl-C, shutdown), or items answered GE500 remain
+//   cancelled       stopped by the caller for good
+import type { LookupAnswer, LookupContext, CommittedOutcome } from '../lookup/lookup-service';
+import type { LookupService } from '../lookup/lookup-service';
+import type { BulkProgress } from '../../../shared/api/bulk';
+import { BulkItemAlreadyDone, type BulkCounts, type BulkJobRow, type BulkJobStore, type PendingItem } from './bulk-jobs';
+import { RateMeter, progressOf } from './bulk-progress';
+
+export const DEFAULT_CONCURRENCY = 64;
+export const MAX_CONCURRENCY = 256;
+const PAGE_SIZE = 1_000;
+const DEFAULT_PROGRESS_INTERVAL_MS = 200;
+
+export type BulkRunEnd = 'completed' | 'out_of_credits' | 'paused' | 'cancelled';
+/** Why a caller stops a run: the status the job is left in. */
+export type BulkStopReason = 'paused' | 'cancelled';
+
+export interface BulkRunOptions {
+  concurrency?: number;
+  onProgress?: (progress: BulkProgress) => void;
+  progressIntervalMs?: number;
+}
+
+export interface BulkRunResult {
+  jobId: string;
+  end: BulkRunEnd;
+  progress: BulkProgress;
+  /** Lookups committed by this run (charged or not). */
+  lookedUp: number;
+  /** A failure that stopped the run (database error...), not a lookup outcome. */
+  error: Error | null;
+}
+
+export class BulkRunner {
+  #stopReason: BulkStopReason | null = null;
+  #outOfCredits = false;
+  #error: Error | null = null;
+  #counts: BulkCounts = { done: 0, charged: 0, found: 0, notFound: 0, errors: 0, retryable: 0 };
+  #lookedUp = 0;
+  #doneThisRun = 0;
+  readonly #meter = new RateMeter();
+
+  constructor(
+    private readonly deps: { store: BulkJobStore; lookups: LookupService },
+    readonly job: BulkJobRow,
+    private readonly options: BulkRunOptions = {},
+  ) {}
+
+  /** Asks the run to stop: nothing more is dispatched, the lookups in flight finish. */
+  stop(reason: BulkStopReason): void {
+    if (this.#stopReason !== 'cancelled') this.#stopReason = reason;
+  }
+
+  get stopping(): boolean {
+    return this.#stopReason !== null;
+  }
+
+  /** Progress as this run knows it (counts kept in memory, rate over the last seconds). */
+  progress(): BulkProgress {
+    return progressOf(this.job.total_items, this.#counts, this.#meter.rate());
+  }
+
+  async run(): Promise<BulkRunResult> {
+    const { store } = this.deps;
+    const jobId = this.job.id;
+    store.setStatus(jobId, 'running', Date.now());
+    this.#counts = store.counts(jobId);
+    this.#meter.sample(0);
+
+    const items = this.#pendingItems();
+    const next = (): PendingItem | undefined => {
+      if (this.#stopReason || this.#outOfCredits || this.#error) return undefined;
+      const step = items.next();
+      return step.done ? undefined : step.value;
+    };
+    const concurrency = Math.min(Math.max(1, Math.floor(this.options.concurrency ?? DEFAULT_CONCURRENCY)), MAX_CONCURRENCY);
+    const interval = this.options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
+    let lastEmit = 0;
+    const emit = (force: boolean) => {
+      const now = performance.now();
+      if (!force && now - lastEmit < interval) return;
+      lastEmit = now;
+      this.#meter.sample(this.#doneThisRun);
+      this.options.onProgress?.(this.progress());
+    };
+
+    const worker = async () => {
+      for (let item = next(); item; item = next()) {
+        await this.#lookUp(item);
+        emit(false);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: concurrency }, worker));
+    } catch (error) {
+      this.#error ??= error instanceof Error ? error : new Error(String(error));
+    }
+
+    const end = this.#end();
+    try {
+      if (!this.#error) this.#counts = store.counts(jobId);
+      store.setStatus(jobId, end, Date.now());
+    } catch (error) {
+      // The database went away (shutdown): the job keeps the status written by whoever closed it.
+      this.#error ??= error instanceof Error ? error : new Error(String(error));
+    }
+    emit(true);
+    return { jobId, end, progress: this.progress(), lookedUp: this.#lookedUp, error: this.#error };
+  }
+
+  #end(): BulkRunEnd {
+    if (this.#stopReason === 'cancelled') return 'cancelled';
+    if (this.#outOfCredits) return 'out_of_credits';
+    if (this.#stopReason || this.#error) return 'paused';
+    return this.#counts.done >= this.job.total_items ? 'completed' : 'paused';
+  }
+
+  async #lookUp(item: PendingItem): Promise<void> {
+    const { store, lookups } = this.deps;
+    let committed: CommittedOutcome | null = null;
+    const ctx: LookupContext = {
+      orgId: this.job.org_id,
+      environment: 'live',
+      source: 'BULK',
+      userId: this.job.user_id,
+      apiKeyId: null,
+      onCommit: (outcome) => {
+        store.markItem(this.job.id, item.key, { lookupId: outcome.lookupId, status: outcome.status, code: outcome.code, charged: outcome.charged, at: outcome.createdAt });
+        committed = outcome;
+      },
+    };
+    let answer: LookupAnswer;
+    try {
+      answer =
+        item.type === 'cuit'
+          ? await lookups.lookupCreditReport(ctx, { tax_id: item.identifier })
+          : await lookups.lookupAccount(ctx, { identifier: item.identifier, type: item.type });
+    } catch (error) {
+      if (error instanceof BulkItemAlreadyDone) {
+        // Another process ran this item first; its counts are in the database.
+        this.#counts = store.counts(this.job.id);
+        return;
+      }
+      this.#error ??= error instanceof Error ? error : new Error(String(error));
+      return;
+    }
+    if (answer.status === 402) {
+      this.#outOfCredits = true;
+      return;
+    }
+    const outcome = committed as CommittedOutcome | null;
+    if (!outcome) return;
+    this.#lookedUp++;
+    const c = this.#counts;
+    if (outcome.status >= 500) {
+      // A retry of a GE500 item that fails again is already counted as retryable.
+      if (!item.retried) c.retryable++;
+      return;
+    }
+    if (item.retried) c.retryable--;
+    c.done++;
+    this.#doneThisRun++;
+    if (outcome.charged) c.charged++;
+    if (outcome.status === 200) c.found++;
+    else if (outcome.status === 404) c.notFound++;
+    else c.errors++;
+  }
+
+  /** Pending items in file order, a page at a time; GE500 items are tried once per run. */
+  *#pendingItems(): Generator<PendingItem> {
+    let after = 0;
+    for (;;) {
+      const page = this.deps.store.pendingAfter(this.job.id, after, PAGE_SIZE);
+      if (page.length === 0) return;
+      for (const item of page) yield item;
+      after = page.at(-1)!.firstRow;
+    }
+  }
+}

@@ -1,0 +1,192 @@
+// Bulk jobs as the rest of Titular sees them (`titular.bulk`): create or resume a job from an input,
+// run it (awaited by the CLI, in the background for the desktop), pause, cancel, views with progress,
+// and the CSV export. Runs live in the process that started them; closing the core pauses them.
+import type Database from 'better-sqlite3';
+import type { LookupService } from '../lookup/lookup-service';
+import { invalidParameter, notFound } from '../errors';
+import type { ProductSlug } from '../../../shared/api/common';
+import { RESUMABLE_STATUSES, type BulkJobView } from '../../../shared/api/bulk';
+import { BulkInputError, bulkInputHash, parseBulkInput } from './bulk-input';
+import { BulkJobStore, type BulkJobRow } from './bulk-jobs';
+import { BulkRunner, type BulkRunOptions, type BulkRunResult } from './bulk-runner';
+import { progressOf } from './bulk-progress';
+import { bulkCsvChunks } from './bulk-export';
+
+export interface PrepareInput {
+  orgId: string;
+  /** Who starts the job: the history names this user on every lookup (decisions, "Identities"). */
+  userId: string;
+  product: ProductSlug;
+  name: string;
+  content: string;
+}
+
+export interface PrepareResult {
+  job: BulkJobView;
+  /** True when an unfinished job of the same input, user and product was found instead of creating one. */
+  resumed: boolean;
+  /** A completed job of the same input, when a new one was created (running it again charges again). */
+  completedBefore: BulkJobView | null;
+}
+
+interface ActiveRun {
+  runner: BulkRunner;
+  done: Promise<BulkRunResult>;
+}
+
+export class BulkService {
+  readonly store: BulkJobStore;
+  readonly #active = new Map<string, ActiveRun>();
+  readonly #lastError = new Map<string, string>();
+
+  constructor(sqlite: Database.Database, private readonly lookups: LookupService) {
+    this.store = new BulkJobStore(sqlite);
+  }
+
+  /** Earlier jobs of the same input, user and product: the one a run would resume, and the last completed one. */
+  previousJobs(input: Omit<PrepareInput, 'name'>): { unfinished: BulkJobView | null; completed: BulkJobView | null } {
+    const inputHash = bulkInputHash(input.product, input.content);
+    const unfinished = this.store.findUnfinished(input.orgId, input.userId, input.product, inputHash);
+    const completed = this.store.findCompleted(input.orgId, input.userId, input.product, inputHash);
+    return { unfinished: unfinished && this.#view(unfinished), completed: completed && this.#view(completed) };
+  }
+
+  /** Finds the unfinished job of this input (same user and product), or creates one. */
+  prepare(input: PrepareInput): PrepareResult {
+    const inputHash = bulkInputHash(input.product, input.content);
+    const unfinished = this.store.findUnfinished(input.orgId, input.userId, input.product, inputHash);
+    if (unfinished) return { job: this.#view(unfinished), resumed: true, completedBefore: null };
+    let parsed;
+    try {
+      parsed = parseBulkInput(input.content, input.product);
+    } catch (error) {
+      if (error instanceof BulkInputError) throw invalidParameter(error.message);
+      throw error;
+    }
+    if (parsed.rows.length === 0) throw invalidParameter('The input has no identifiers: one per line, or a CSV with an "identifier" column');
+    const completed = this.store.findCompleted(input.orgId, input.userId, input.product, inputHash);
+    const name = input.name.trim().slice(0, 200) || 'pasted list';
+    const job = this.store.create({ orgId: input.orgId, userId: input.userId, product: input.product, name, inputHash, parsed, now: Date.now() });
+    return { job: this.#view(job), resumed: false, completedBefore: completed ? this.#view(completed) : null };
+  }
+
+  list(orgId: string, options: { userId?: string; limit?: number } = {}): BulkJobView[] {
+    return this.store.list(orgId, { userId: options.userId, limit: options.limit ?? 100 }).map((job) => this.#view(job));
+  }
+
+  get(orgId: string, id: string): BulkJobView {
+    return this.#view(this.#require(orgId, id));
+  }
+
+  invalidRows(orgId: string, id: string, limit = 100): { row: number; input: string; message: string }[] {
+    return this.store.invalidRows(this.#require(orgId, id).id, limit);
+  }
+
+  isActive(id: string): boolean {
+    return this.#active.has(id);
+  }
+
+  /**
+   * Runs the job's pending items and resolves when the run ends (completed, out of credits, paused
+   * or cancelled). `signal` pauses it (the CLI's Ctrl-C).
+   */
+  run(orgId: string, id: string, options: BulkRunOptions & { signal?: AbortSignal } = {}): Promise<BulkRunResult> {
+    const job = this.#require(orgId, id);
+    if (this.#active.has(job.id)) throw invalidParameter(`Bulk job ${job.id} is already running`);
+    if (!RESUMABLE_STATUSES.includes(job.status)) throw invalidParameter(`Bulk job ${job.id} is ${job.status}; it cannot be run again`);
+    const runner = new BulkRunner({ store: this.store, lookups: this.lookups }, job, options);
+    const onAbort = () => runner.stop('paused');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) runner.stop('paused');
+    this.#lastError.delete(job.id);
+    const done = runner.run().then((result) => {
+      this.#active.delete(job.id);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (result.error) this.#lastError.set(job.id, result.error.message);
+      return result;
+    });
+    this.#active.set(job.id, { runner, done });
+    return done;
+  }
+
+  /** Starts the job in the background (the desktop polls its progress); returns its view. */
+  start(orgId: string, id: string, options: BulkRunOptions = {}): BulkJobView {
+    // Failures are kept as the job's lastError; the promise itself is not awaited by anyone.
+    this.run(orgId, id, options).catch((error: unknown) => this.#lastError.set(id, error instanceof Error ? error.message : String(error)));
+    return this.get(orgId, id);
+  }
+
+  /** Stops dispatching and waits for the lookups in flight; the job can be resumed later. */
+  pause(orgId: string, id: string): Promise<BulkJobView> {
+    return this.#stop(orgId, id, 'paused');
+  }
+
+  /** Stops for good: the pending items are never looked up. */
+  cancel(orgId: string, id: string): Promise<BulkJobView> {
+    return this.#stop(orgId, id, 'cancelled');
+  }
+
+  async #stop(orgId: string, id: string, reason: 'paused' | 'cancelled'): Promise<BulkJobView> {
+    const job = this.#require(orgId, id);
+    const active = this.#active.get(job.id);
+    if (active) {
+      active.runner.stop(reason);
+      await active.done;
+    } else if (RESUMABLE_STATUSES.includes(job.status)) {
+      // Not running here (a paused job, or one left "running" by a process that died).
+      if (job.status !== reason) this.store.setStatus(job.id, reason, Date.now());
+    } else {
+      throw invalidParameter(`Bulk job ${job.id} is ${job.status}`);
+    }
+    return this.get(orgId, id);
+  }
+
+  /** The export as CSV chunks (one row per input row, file order). */
+  exportCsv(orgId: string, id: string): Generator<string> {
+    return bulkCsvChunks(this.store, this.#require(orgId, id).id);
+  }
+
+  /**
+   * Called when the core closes: stops every run here and marks it paused now (the database closes
+   * right after; the lookups in flight commit with the last group commit or not at all).
+   */
+  shutdown(): void {
+    for (const [id, active] of this.#active) {
+      active.runner.stop('paused');
+      try {
+        this.store.setStatus(id, 'paused', Date.now());
+      } catch {
+        // the database is already closed
+      }
+    }
+  }
+
+  #require(orgId: string, id: string): BulkJobRow {
+    const job = this.store.get(orgId, id);
+    if (!job) throw notFound(`No bulk job ${id}`);
+    return job;
+  }
+
+  #view(job: BulkJobRow): BulkJobView {
+    const active = this.#active.get(job.id);
+    // A run here knows its counts (kept in memory) and its rate; otherwise the items tell.
+    const progress = active ? active.runner.progress() : progressOf(job.total_items, this.store.counts(job.id), null);
+    return {
+      id: job.id,
+      name: job.name,
+      product: job.product,
+      status: job.status,
+      user: { id: job.user_id, name: job.user_name, email: job.user_email },
+      createdAt: new Date(job.created_at).toISOString(),
+      updatedAt: new Date(job.updated_at).toISOString(),
+      finishedAt: job.finished_at === null ? null : new Date(job.finished_at).toISOString(),
+      totalRows: job.total_rows,
+      totalItems: job.total_items,
+      invalidRows: job.invalid_rows,
+      duplicateRows: job.total_rows - job.invalid_rows - job.total_items,
+      progress,
+      active: active !== undefined,
+      lastError: this.#lastError.get(job.id) ?? null,
+    };
+  }
+}

@@ -1,0 +1,53 @@
+// The bulk channels (bulk-contract.ts) for a signed-in user. Jobs run in this process (Electron's
+// main process or the headless server); the renderer polls `bulk.get` while one runs. Each user
+// sees and controls the jobs they started; admins see and control every job of the organization.
+import type { z } from 'zod';
+import type { Titular } from '../titular';
+import { notFound } from '../errors';
+import type { User } from '../users/users';
+import type { BulkJobView } from '../../../shared/api/bulk';
+import type { bulkIpcContract } from '../../../shared/ipc/bulk-contract';
+
+type BulkChannel = keyof typeof bulkIpcContract;
+type Input<C extends BulkChannel> = z.output<(typeof bulkIpcContract)[C]['input']>;
+type Output<C extends BulkChannel> = z.output<(typeof bulkIpcContract)[C]['output']>;
+type BulkHandler<C extends BulkChannel> = (titular: Titular, user: User, input: Input<C>) => Promise<Output<C>> | Output<C>;
+
+const INVALID_ROWS_SHOWN = 50;
+
+/** A job the user may see: their own, or any when they are an admin. Others answer NOT_FOUND. */
+function visibleJob(titular: Titular, user: User, id: string): BulkJobView {
+  const job = titular.bulk.get(user.orgId, id);
+  if (user.role !== 'admin' && job.user.id !== user.id) throw notFound(`No bulk job ${id}`);
+  return job;
+}
+
+export const bulkHandlers: { [C in BulkChannel]: BulkHandler<C> } = {
+  'bulk.create': (titular, user, input) =>
+    titular.bulk.prepare({ orgId: user.orgId, userId: user.id, product: input.product, name: input.name, content: input.content }),
+
+  'bulk.list': (titular, user) => ({
+    jobs: titular.bulk.list(user.orgId, user.role === 'admin' ? {} : { userId: user.id }),
+  }),
+
+  'bulk.get': (titular, user, input) => {
+    const job = visibleJob(titular, user, input.id);
+    return { job, invalidRows: titular.bulk.invalidRows(user.orgId, job.id, INVALID_ROWS_SHOWN) };
+  },
+
+  'bulk.start': (titular, user, input) => {
+    const job = visibleJob(titular, user, input.id);
+    return { job: titular.bulk.start(user.orgId, job.id) };
+  },
+
+  'bulk.pause': async (titular, user, input) => ({ job: await titular.bulk.pause(user.orgId, visibleJob(titular, user, input.id).id) }),
+
+  'bulk.cancel': async (titular, user, input) => ({ job: await titular.bulk.cancel(user.orgId, visibleJob(titular, user, input.id).id) }),
+
+  'bulk.exportCsv': (titular, user, input) => {
+    const job = visibleJob(titular, user, input.id);
+    const csv = [...titular.bulk.exportCsv(user.orgId, job.id)].join('');
+    const base = job.name.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'lote';
+    return { fileName: `titular-lote-${base}-${job.createdAt.slice(0, 10)}.csv`, csv, rows: job.totalRows };
+  },
+};

@@ -1,0 +1,292 @@
+// `titular bulk run|resume|list|export|cancel`: bulk lookups (source BULK) from a file, with a
+// progress bar, resuming the unfinished job of the same file, stopping cleanly at 0 credits, and a
+// CSV export with one row per input row.
+//
+// Exit status of run/resume: 0 every identifier looked up; 3 out of credits (the rest is reported
+// and a later run resumes it); 4 stopped before the end (Ctrl-C, or identifiers answered GE500 that
+// a later run retries); 1 the operation failed; 2 invalid command line.
+import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import type { BulkJobView } from '../../../shared/api/bulk';
+import type { BulkRunResult } from '../../core/bulk/bulk-runner';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../core/bulk/bulk-runner';
+import { BULK_CSV_COLUMNS } from '../../core/bulk/bulk-export';
+import { UsageError, booleanOption, oneOf, stringOption, wholeNumber } from './args';
+import { CliError, userByEmail, type CommandSpec, type SessionContext } from './context';
+import { ProgressReporter, count, progressText } from './bulk-progress-bar';
+
+export const EXIT_OUT_OF_CREDITS = 3;
+export const EXIT_STOPPED = 4;
+
+const MAX_FILE_BYTES = 256 * 1024 * 1024;
+const PRODUCTS = ['cbu', 'informes'] as const;
+
+function readInput(file: string): string {
+  let bytes: Buffer;
+  try {
+    const stat = statSync(file);
+    if (stat.isDirectory()) throw new CliError(`${file} is a directory, not a file`);
+    if (stat.size > MAX_FILE_BYTES) throw new CliError(`${file} is too large (${Math.round(stat.size / 1048576)} MiB; at most 256 MiB)`);
+    bytes = readFileSync(file);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(code === 'ENOENT' ? `No such file: ${file}` : `Cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new CliError(`${file} is not UTF-8 text; in Excel use "Save as > CSV UTF-8"`);
+  }
+}
+
+function concurrencyOption(ctx: SessionContext): number {
+  const raw = stringOption(ctx.values, 'concurrency');
+  if (raw === undefined) return DEFAULT_CONCURRENCY;
+  const n = wholeNumber(raw, '--concurrency', ctx.command);
+  if (n < 1 || n > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be between 1 and ${MAX_CONCURRENCY}`, ctx.command);
+  return n;
+}
+
+/** Writes the job's CSV to `target` (created 0600: it holds names and tax ids), complete or not at all. */
+function writeExport(ctx: SessionContext, jobId: string, target: string): void {
+  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
+  let fd: number;
+  try {
+    fd = openSync(temporary, 'wx', 0o600);
+  } catch (error) {
+    throw new CliError(`Cannot write ${target}: ${(error as Error).message}`);
+  }
+  try {
+    for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId)) writeSync(fd, chunk);
+    closeSync(fd);
+    renameSync(temporary, target);
+  } catch (error) {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+    rmSync(temporary, { force: true });
+    throw new CliError(`Cannot write ${target}: ${(error as Error).message}`);
+  }
+}
+
+async function writeToStdout(ctx: SessionContext, jobId: string): Promise<void> {
+  const stdout = ctx.out.streams.stdout;
+  for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId)) {
+    if (!stdout.write(chunk)) await new Promise<void>((resolve) => stdout.once('drain', resolve));
+  }
+}
+
+function describeJob(job: BulkJobView): string {
+  const parts = [`${count(job.totalRows)} rows`, `${count(job.totalItems)} distinct identifiers`];
+  if (job.duplicateRows > 0) parts.push(`${count(job.duplicateRows)} repeated`);
+  if (job.invalidRows > 0) parts.push(`${count(job.invalidRows)} invalid (not looked up, not charged)`);
+  return parts.join(', ');
+}
+
+/** Runs a prepared job with progress on stderr, prints the summary, exports, and answers the exit code. */
+async function runJob(ctx: SessionContext, job: BulkJobView, extra: Record<string, unknown>): Promise<number> {
+  const { out } = ctx;
+  const exportTo = stringOption(ctx.values, 'export');
+  const target = exportTo !== undefined ? path.resolve(exportTo) : null;
+  const reporter = new ProgressReporter(out.streams.stderr);
+  const result: BulkRunResult = await ctx.titular.bulk.run(ctx.org.id, job.id, {
+    concurrency: concurrencyOption(ctx),
+    signal: ctx.signal,
+    // The reporter throttles what it prints; it wants frequent updates to print each 5 % step.
+    progressIntervalMs: 50,
+    onProgress: (p) => reporter.update(p),
+  });
+  reporter.end(result.progress);
+  const after = ctx.titular.bulk.get(ctx.org.id, job.id);
+  if (target) writeExport(ctx, job.id, target);
+
+  if (out.json) {
+    out.data({ ...extra, job: after, run: { end: result.end, lookedUp: result.lookedUp, error: result.error?.message ?? null }, export: target });
+  } else {
+    const p = after.progress;
+    const counts = `found ${count(p.found)}, not found ${count(p.notFound)}, errors ${count(p.errors)}; ${count(p.charged)} credits charged in total`;
+    switch (result.end) {
+      case 'completed':
+        out.line(`Completed: ${count(p.done)} identifiers looked up (${counts}).`);
+        break;
+      case 'out_of_credits':
+        out.line(out.style('yellow', `Stopped: no ${after.product} credits left.`));
+        out.line(`Done ${count(p.done)} of ${count(p.total)} (${counts}).`);
+        out.line(`Left: ${count(p.remaining)} identifiers, which need up to ${count(p.remaining)} credits.`);
+        out.line(`Add credits (titular credits add --product ${after.product} --amount N), then run the same command again to resume.`);
+        break;
+      case 'cancelled':
+        out.line(`Cancelled: ${count(p.done)} of ${count(p.total)} done (${counts}).`);
+        break;
+      case 'paused':
+        out.line(out.style('yellow', `Stopped before the end: ${count(p.done)} of ${count(p.total)} done (${counts}).`));
+        if (p.retryable > 0) out.line(`${count(p.retryable)} identifiers could not be looked up (data source unavailable, not charged).`);
+        out.line(`Resume with: titular bulk resume ${after.id}`);
+        break;
+    }
+    if (target) out.line(`Results: ${target}`);
+  }
+  if (result.error) throw new CliError(`The bulk job stopped: ${result.error.message}. Resume with: titular bulk resume ${after.id}`);
+  if (result.end === 'out_of_credits') return EXIT_OUT_OF_CREDITS;
+  if (result.end === 'completed') return 0;
+  return EXIT_STOPPED;
+}
+
+const runDetails = [
+  '--export OUT.csv       write the results (one row per input row) when the run ends',
+  `--concurrency N        lookups in flight (default ${DEFAULT_CONCURRENCY}, at most ${MAX_CONCURRENCY})`,
+  '',
+  'Progress goes to stderr: a bar on a terminal, a line every 5 % otherwise.',
+  'Exit status: 0 all looked up; 3 out of credits (the rest is reported; run again after a',
+  'purchase to resume); 4 stopped before the end (Ctrl-C, or data source unavailable for some',
+  'identifiers: resume to retry them); 1 failed; 2 invalid command line.',
+];
+
+export const bulkCommands: CommandSpec[] = [
+  {
+    name: 'bulk run',
+    synopsis: 'FILE [--product cbu|informes] [--user EMAIL] [--export OUT.csv] [--concurrency N] [--again]',
+    summary: 'Look up every identifier of a file (resumes the unfinished job of the same file)',
+    details: [
+      'FILE                   one identifier per line, or a CSV with an "identifier" column and an',
+      '                       optional "type" column (cbu, cvu, alias; cuit for informes). Spaces',
+      '                       and dashes are ignored; 22 digits are a CBU/CVU, anything else an alias.',
+      '                       Invalid rows are reported and never looked up nor charged; a repeated',
+      '                       identifier is looked up (and charged) once.',
+      '--product cbu|informes default cbu (informes: rows are CUIT/CUIL)',
+      '--user EMAIL           the user the history names (default: --as, else the first admin)',
+      '--again                run a file whose earlier job completed once more (charged again)',
+      ...runDetails,
+    ],
+    options: {
+      product: { type: 'string' },
+      user: { type: 'string' },
+      export: { type: 'string' },
+      concurrency: { type: 'string' },
+      again: { type: 'boolean' },
+    },
+    maxArgs: 1,
+    access: 'user',
+    async run(ctx) {
+      const file = ctx.args[0];
+      if (file === undefined) throw new UsageError('Missing FILE: titular bulk run FILE', ctx.command);
+      const product = oneOf(stringOption(ctx.values, 'product') ?? 'cbu', PRODUCTS, '--product', ctx.command);
+      const email = stringOption(ctx.values, 'user');
+      const user = email !== undefined ? userByEmail(ctx, email, '--user') : ctx.actor;
+      concurrencyOption(ctx);
+      const content = readInput(file);
+      const input = { orgId: ctx.org.id, userId: user.id, product, name: path.basename(file), content };
+      const previous = ctx.titular.bulk.previousJobs(input);
+      if (!previous.unfinished && previous.completed && !booleanOption(ctx.values, 'again')) {
+        // Running a finished file again by accident would charge every identifier again.
+        const before = previous.completed;
+        throw new CliError(
+          `${file} was already looked up in job ${before.id} (completed ${before.finishedAt?.slice(0, 16).replace('T', ' ')} UTC, ` +
+            `${count(before.progress.charged)} credits). Its results: titular bulk export ${before.id}. To look it up again and be charged again, pass --again.`,
+        );
+      }
+      const prepared = ctx.titular.bulk.prepare(input);
+      const { job } = prepared;
+      if (!ctx.out.json) {
+        ctx.out.line(`${prepared.resumed ? 'Resuming' : 'Bulk'} job ${job.id}: ${job.name} (${job.product}, as ${job.user.email})`);
+        ctx.out.line(`  ${describeJob(job)}`);
+        if (prepared.resumed && job.progress.done > 0) ctx.out.line(`  already done: ${count(job.progress.done)}; left: ${count(job.progress.remaining)}`);
+      }
+      return runJob(ctx, job, { resumed: prepared.resumed });
+    },
+  },
+  {
+    name: 'bulk resume',
+    synopsis: 'JOB_ID [--export OUT.csv] [--concurrency N]',
+    summary: 'Resume a paused, interrupted or out-of-credits bulk job',
+    details: runDetails,
+    options: { export: { type: 'string' }, concurrency: { type: 'string' } },
+    maxArgs: 1,
+    access: 'user',
+    async run(ctx) {
+      const id = ctx.args[0];
+      if (id === undefined) throw new UsageError('Missing JOB_ID: titular bulk resume JOB_ID (see titular bulk list)', ctx.command);
+      concurrencyOption(ctx);
+      const job = ctx.titular.bulk.get(ctx.org.id, id);
+      if (!ctx.out.json) ctx.out.line(`Resuming job ${job.id}: ${job.name} (${job.product}); done ${count(job.progress.done)} of ${count(job.progress.total)}`);
+      return runJob(ctx, job, { resumed: true });
+    },
+  },
+  {
+    name: 'bulk list',
+    synopsis: '[--limit N]',
+    summary: 'List bulk jobs, newest first',
+    details: ['--limit N   how many jobs (default 50)'],
+    options: { limit: { type: 'string' } },
+    access: 'user',
+    run(ctx) {
+      const raw = stringOption(ctx.values, 'limit');
+      const limit = raw === undefined ? 50 : wholeNumber(raw, '--limit', ctx.command);
+      const jobs = ctx.titular.bulk.list(ctx.org.id, { limit: Math.max(1, Math.min(limit, 10_000)) });
+      if (ctx.out.json) {
+        ctx.out.data({ jobs });
+        return;
+      }
+      ctx.out.table(
+        ['ID', 'CREATED', 'PRODUCT', 'STATUS', 'DONE', 'CHARGED', 'INVALID', 'USER', 'NAME'],
+        jobs.map((j) => [
+          j.id,
+          `${j.createdAt.slice(0, 16).replace('T', ' ')} UTC`,
+          j.product,
+          j.status,
+          `${count(j.progress.done)}/${count(j.progress.total)}`,
+          count(j.progress.charged),
+          count(j.invalidRows),
+          j.user.email,
+          j.name,
+        ]),
+        '(no bulk jobs)',
+      );
+    },
+  },
+  {
+    name: 'bulk export',
+    synopsis: 'JOB_ID [--out FILE]',
+    summary: 'Export a bulk job as CSV, one row per input row',
+    details: [
+      `Columns: ${BULK_CSV_COLUMNS.join(',')}`,
+      'status is SUCCESS, ERROR (code PA011 not found, PA006), INVALID (never looked up) or PENDING.',
+      '--out FILE   write to FILE (created 0600) instead of stdout',
+    ],
+    options: { out: { type: 'string', short: 'o' } },
+    maxArgs: 1,
+    access: 'user',
+    async run(ctx) {
+      const id = ctx.args[0];
+      if (id === undefined) throw new UsageError('Missing JOB_ID: titular bulk export JOB_ID', ctx.command);
+      const job = ctx.titular.bulk.get(ctx.org.id, id);
+      const outFile = stringOption(ctx.values, 'out');
+      if (outFile === undefined || outFile === '-') {
+        await writeToStdout(ctx, job.id);
+        return;
+      }
+      const target = path.resolve(outFile);
+      writeExport(ctx, job.id, target);
+      if (ctx.out.json) ctx.out.data({ exported: job.totalRows, output: target });
+      else ctx.out.line(`Exported ${count(job.totalRows)} rows of job ${job.id} to ${target}`);
+    },
+  },
+  {
+    name: 'bulk cancel',
+    synopsis: 'JOB_ID',
+    summary: 'Cancel a bulk job for good (its pending identifiers are never looked up)',
+    options: {},
+    maxArgs: 1,
+    access: 'user',
+    async run(ctx) {
+      const id = ctx.args[0];
+      if (id === undefined) throw new UsageError('Missing JOB_ID: titular bulk cancel JOB_ID', ctx.command);
+      const job = await ctx.titular.bulk.cancel(ctx.org.id, id);
+      if (ctx.out.json) ctx.out.data({ job });
+      else ctx.out.line(`Cancelled job ${job.id}: ${count(job.progress.done)} of ${count(job.progress.total)} were done. ${progressText(job.progress)}`);
+    },
+  },
+];

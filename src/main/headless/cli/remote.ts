@@ -1,0 +1,297 @@
+// `titular remote set|set-key|remove-key|status|test` and `titular resolver set|show`: the admin's
+// configuration of the remote resolver and of which resolver answers each product. The upstream
+// key is read from stdin (or a hidden prompt), never echoed, never printed, never audited.
+import {
+  configureRemote,
+  deleteUpstreamKey,
+  remoteBaseUrlProblem,
+  remoteSettings,
+  setResolverMode,
+  setUpstreamKey,
+  upstreamKeyProblem,
+  type RemoteSettingsView,
+} from '../../core/resolvers/remote-config';
+import { REMOTE_DEFAULTS } from '../../core/resolvers/remote-resolver';
+import type { ProductSlug } from '../../../shared/api/common';
+import { UsageError, booleanOption, oneOf, stringOption, wholeNumber } from './args';
+import { CliError, type CommandSpec, type SessionContext } from './context';
+import { formatInstant, type Output } from './output';
+
+const PRODUCTS = ['cbu', 'informes'] as const;
+const MODES = ['directory', 'remote'] as const;
+const MAX_KEY_INPUT_BYTES = 4096;
+
+const actorOf = (ctx: SessionContext) => ({ orgId: ctx.org.id, actorUserId: ctx.actor.id });
+
+/** The retry and breaker numbers the server runs with, for `remote status`. */
+const POLICY = {
+  attempts: REMOTE_DEFAULTS.attempts,
+  backoffBaseMs: REMOTE_DEFAULTS.backoffBaseMs,
+  backoffMaxMs: REMOTE_DEFAULTS.backoffMaxMs,
+  deadlineMs: REMOTE_DEFAULTS.deadlineMs,
+  maxRetryAfterMs: REMOTE_DEFAULTS.maxRetryAfterMs,
+  breakerFailureThreshold: REMOTE_DEFAULTS.failureThreshold,
+  breakerCooldownMs: REMOTE_DEFAULTS.cooldownMs,
+};
+
+function lastUpstreamError(ctx: SessionContext) {
+  const entry = ctx.titular.audit.list(ctx.org.id, { targetType: 'settings', limit: 200 }).find((e) => e.action === 'remote.upstream_error');
+  if (!entry) return null;
+  const { kind, httpStatus, message } = entry.details as { kind?: string; httpStatus?: number | null; message?: string };
+  return { kind: kind ?? null, httpStatus: httpStatus ?? null, message: message ?? null, at: entry.createdAt };
+}
+
+function settingsRows(view: RemoteSettingsView): [string, string][] {
+  return [
+    ['CBU lookups', view.resolvers.cbu],
+    ['Credit reports', view.resolvers.informes],
+    ['Remote base URL', view.baseUrl ?? '(not set)'],
+    ['Remote timeout', `${view.timeoutMs} ms per attempt`],
+    ['Upstream key', view.keySet ? 'set (sealed in the vault)' : '(not set)'],
+  ];
+}
+
+function printSettings(out: Output, view: RemoteSettingsView): void {
+  out.fields(settingsRows(view));
+}
+
+/** Warns about a remote setting that will answer GE500 until the rest is configured. */
+function warnIncomplete(out: Output, view: RemoteSettingsView): void {
+  const usesRemote = PRODUCTS.filter((p) => view.resolvers[p] === 'remote');
+  if (usesRemote.length === 0) return;
+  const missing = [view.baseUrl ? null : 'base URL (titular remote set --url URL)', view.keySet ? null : 'upstream key (titular remote set-key)'].filter(Boolean);
+  if (missing.length > 0) {
+    out.warn(`Warning: ${usesRemote.join(' and ')} lookups use the remote resolver, which has no ${missing.join(' and no ')}: they answer 503 GE500 until it does.`);
+  }
+}
+
+async function readStdin(limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.length;
+    if (size > limit) throw new CliError(`stdin holds more than ${limit} bytes; expected one upstream key`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Reads one line from the terminal without echoing it. */
+function promptHidden(prompt: string): Promise<string> {
+  const stdin = process.stdin;
+  return new Promise((resolve, reject) => {
+    process.stderr.write(prompt);
+    stdin.setRawMode(true);
+    stdin.setEncoding('utf8');
+    stdin.resume();
+    let value = '';
+    const finish = (error?: Error) => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write('\n');
+      if (error) reject(error);
+      else resolve(value);
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n' || ch === '\u0004') return finish();
+        if (ch === '\u0003') return finish(new CliError('Cancelled; the upstream key was not changed'));
+        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
+        else value += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+async function readKey(ctx: SessionContext): Promise<string> {
+  const fromArgv = stringOption(ctx.values, 'key');
+  const fromStdin = booleanOption(ctx.values, 'key-stdin');
+  if (fromArgv !== undefined && fromStdin) throw new UsageError('Give the key either with --key or on stdin, not both', ctx.command);
+  if (fromArgv !== undefined) {
+    ctx.out.warn(
+      'Warning: --key leaves the upstream key in your shell history and the process list; prefer: printf %s "$KEY" | titular remote set-key',
+    );
+    return fromArgv.trim();
+  }
+  if (!fromStdin && process.stdin.isTTY) return (await promptHidden('Upstream key (input hidden): ')).trim();
+  return (await readStdin(MAX_KEY_INPUT_BYTES)).trim();
+}
+
+export const remoteCommands: CommandSpec[] = [
+  {
+    name: 'remote set',
+    synopsis: '[--url URL] [--timeout-ms N] [--clear-url]',
+    summary: 'Configure the remote Account Lookup API that the remote resolver forwards to',
+    details: [
+      '--url URL          base URL of the compatible API, e.g. https://api.example.com (https only;',
+      '                   plain http only to 127.0.0.1/localhost)',
+      '--timeout-ms N     timeout of one upstream attempt, 100 to 60000 (default 5000)',
+      '--clear-url        remove the base URL (remote lookups then answer GE500)',
+      '',
+      'Changes apply to the next lookup, also in a running server.',
+    ],
+    options: { url: { type: 'string' }, 'timeout-ms': { type: 'string' }, 'clear-url': { type: 'boolean' } },
+    access: 'admin',
+    run(ctx) {
+      const url = stringOption(ctx.values, 'url');
+      const timeout = stringOption(ctx.values, 'timeout-ms');
+      const clear = booleanOption(ctx.values, 'clear-url');
+      if (url === undefined && timeout === undefined && !clear) throw new UsageError('Give --url URL, --timeout-ms N or --clear-url', ctx.command);
+      if (url !== undefined && clear) throw new UsageError('Give either --url or --clear-url', ctx.command);
+      if (url !== undefined) {
+        const problem = remoteBaseUrlProblem(url.trim());
+        if (problem) throw new UsageError(`--url: ${problem}`, ctx.command);
+      }
+      let timeoutMs: number | undefined;
+      if (timeout !== undefined) {
+        timeoutMs = wholeNumber(timeout, '--timeout-ms', ctx.command);
+        if (timeoutMs < 100 || timeoutMs > 60_000) throw new UsageError('--timeout-ms must be between 100 and 60000', ctx.command);
+      }
+      const view = configureRemote(ctx.titular, actorOf(ctx), { baseUrl: clear ? null : url, timeoutMs });
+      if (ctx.out.json) {
+        ctx.out.data(view);
+        return;
+      }
+      printSettings(ctx.out, view);
+      if (!view.keySet) ctx.out.line('Next: store the upstream key with `titular remote set-key` (reads it from stdin).');
+      warnIncomplete(ctx.out, view);
+    },
+  },
+  {
+    name: 'remote set-key',
+    synopsis: '[--key-stdin | --key KEY]',
+    summary: 'Store the upstream API key, sealed in the vault',
+    details: [
+      'The key is read from stdin (e.g. printf %s "$KEY" | titular remote set-key), or asked for',
+      'without echo on a terminal. It is never printed; the audit log records only that it changed.',
+      '--key-stdin        read the key from stdin even on a terminal (until end of input)',
+      '--key KEY          take it from the command line (discouraged: shell history, process list)',
+    ],
+    options: { key: { type: 'string' }, 'key-stdin': { type: 'boolean' } },
+    access: 'admin',
+    async run(ctx) {
+      const key = await readKey(ctx);
+      const problem = upstreamKeyProblem(key);
+      if (problem) throw new CliError(`${problem}; the upstream key was not changed`);
+      const replaced = ctx.titular.secrets.has('remote.upstreamKey');
+      setUpstreamKey(ctx.titular, actorOf(ctx), key);
+      if (ctx.out.json) {
+        ctx.out.data({ keySet: true, replaced });
+        return;
+      }
+      ctx.out.line(`Upstream key ${replaced ? 'replaced' : 'stored'} (sealed in the vault).`);
+      if (key.startsWith('sk_test_')) ctx.out.warn('Note: this is a sandbox key: the upstream will answer its sample data.');
+      warnIncomplete(ctx.out, remoteSettings(ctx.titular));
+    },
+  },
+  {
+    name: 'remote remove-key',
+    synopsis: '',
+    summary: 'Delete the stored upstream key',
+    options: {},
+    access: 'admin',
+    run(ctx) {
+      const removed = deleteUpstreamKey(ctx.titular, actorOf(ctx));
+      if (ctx.out.json) ctx.out.data({ removed });
+      else ctx.out.line(removed ? 'Upstream key deleted.' : 'No upstream key was stored.');
+      warnIncomplete(ctx.out, remoteSettings(ctx.titular));
+    },
+  },
+  {
+    name: 'remote status',
+    synopsis: '',
+    summary: 'Show the resolver settings, the remote configuration and the last upstream problem',
+    options: {},
+    access: 'admin',
+    run(ctx) {
+      const view = remoteSettings(ctx.titular);
+      const lastError = lastUpstreamError(ctx);
+      if (ctx.out.json) {
+        ctx.out.data({ ...view, policy: POLICY, lastUpstreamError: lastError });
+        return;
+      }
+      ctx.out.fields([
+        ...settingsRows(view),
+        [
+          'Retries',
+          `${POLICY.attempts} attempts, backoff ${POLICY.backoffBaseMs} ms doubling (max ${POLICY.backoffMaxMs} ms) with jitter, ${POLICY.deadlineMs / 1000} s overall`,
+        ],
+        ['Circuit breaker', `opens after ${POLICY.breakerFailureThreshold} consecutive failures, for ${POLICY.breakerCooldownMs / 1000} s`],
+        [
+          'Last upstream problem',
+          lastError ? `${lastError.message ?? lastError.kind} (${formatInstant(lastError.at)})` : '(none recorded)',
+        ],
+      ]);
+      ctx.out.line('The circuit state lives in the running server; the desktop Settings screen shows it.');
+      warnIncomplete(ctx.out, view);
+    },
+  },
+  {
+    name: 'remote test',
+    synopsis: '',
+    summary: 'Call the upstream once (GET /api/v1/balance, no credit spent) to check the URL and the key',
+    options: {},
+    access: 'admin',
+    async run(ctx) {
+      const result = await ctx.titular.remote.testConnection();
+      if (ctx.out.json) {
+        ctx.out.data(result);
+        return result.ok ? 0 : 1;
+      }
+      if (result.ok) {
+        ctx.out.line(`OK: ${result.message} (${result.latencyMs} ms).`);
+        for (const b of result.balances ?? []) ctx.out.line(`  upstream ${b.productSlug} balance: ${b.balance}`);
+        return 0;
+      }
+      ctx.out.error(`Failed: ${result.message}${result.latencyMs ? ` (${result.latencyMs} ms)` : ''}`);
+      return 1;
+    },
+  },
+  {
+    name: 'resolver set',
+    synopsis: 'cbu|informes directory|remote',
+    summary: 'Choose where live lookups of a product are answered (sandbox keys always use the sample data)',
+    details: [
+      'directory   the organization\'s imported directory (the default)',
+      'remote      the remote Account Lookup API (titular remote set, titular remote set-key)',
+      '',
+      'Applies to the next lookup, also in a running server.',
+    ],
+    options: {},
+    maxArgs: 2,
+    access: 'admin',
+    run(ctx) {
+      const [productArg, modeArg] = ctx.args;
+      if (productArg === undefined || modeArg === undefined) throw new UsageError('Usage: titular resolver set cbu|informes directory|remote', ctx.command);
+      const product: ProductSlug = oneOf(productArg, PRODUCTS, 'product', ctx.command);
+      const mode = oneOf(modeArg, MODES, 'resolver', ctx.command);
+      setResolverMode(ctx.titular, actorOf(ctx), product, mode);
+      const view = remoteSettings(ctx.titular);
+      if (ctx.out.json) {
+        ctx.out.data(view);
+        return;
+      }
+      ctx.out.line(`Live ${product} lookups are now answered by the ${mode} resolver.`);
+      warnIncomplete(ctx.out, view);
+    },
+  },
+  {
+    name: 'resolver show',
+    synopsis: '',
+    summary: 'Show which resolver answers each product',
+    options: {},
+    access: 'admin',
+    run(ctx) {
+      const view = remoteSettings(ctx.titular);
+      if (ctx.out.json) {
+        ctx.out.data(view);
+        return;
+      }
+      printSettings(ctx.out, view);
+      warnIncomplete(ctx.out, view);
+    },
+  },
+];

@@ -1,0 +1,513 @@
+// Consultas masivas: paste a list or choose a CSV, review what it holds (nothing is charged yet),
+// run it in the main process with live progress and ETA, pause/resume, and export the results.
+import { useId, useRef, useState, type ChangeEvent } from 'react';
+import type { ProductSlug } from '../../../shared/api/common';
+import type { BulkJobView } from '../../../shared/api/bulk';
+import { MAX_BULK_CONTENT_CHARS } from '../../../shared/ipc/bulk-contract';
+import { useBalance } from '../api/hooks';
+import { useBulkJob, useBulkJobs, useCancelBulkJob, useCreateBulkJob, useExportBulkJob, usePauseBulkJob, useStartBulkJob } from '../api/bulk-hooks';
+import { tpl, useI18n } from '../i18n';
+import type { Session } from '../App';
+import { Badge, Card, EmptyState, ErrorBanner, Notice, PageHeader, SkeletonRows, Spinner, type Tone } from '../components/ui';
+import { useToast } from '../components/Toast';
+import { ConfirmDialog } from '../components/Dialog';
+import { IconBulk, IconCheck, IconDownload } from '../components/Icons';
+import './lotes.css';
+
+type Source = 'paste' | 'file';
+/** The job's status as the screen tells it: a job left "running" by a closed app is interrupted. */
+type Shown = BulkJobView['status'] | 'interrupted';
+
+const RESUMABLE: readonly Shown[] = ['paused', 'out_of_credits', 'interrupted'];
+
+function shownStatus(job: BulkJobView): Shown {
+  return job.status === 'running' && !job.active ? 'interrupted' : job.status;
+}
+
+const STATUS_TONE: Record<Shown, Tone> = {
+  pending: 'info',
+  running: 'accent',
+  paused: 'warning',
+  interrupted: 'warning',
+  out_of_credits: 'danger',
+  completed: 'success',
+  cancelled: 'neutral',
+};
+
+function percentOf(job: BulkJobView): number {
+  return job.progress.total === 0 ? 100 : Math.floor((job.progress.done * 1000) / job.progress.total) / 10;
+}
+
+function download(fileName: string, csv: string): void {
+  const body = csv.startsWith('\uFEFF') ? csv : `\uFEFF${csv}`;
+  const url = URL.createObjectURL(new Blob([body], { type: 'text/csv;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function LotesScreen({ session }: { session: Session }) {
+  const { m } = useI18n();
+  const jobs = useBulkJobs();
+  const [selected, setSelected] = useState<string | null>(null);
+  const current = selected ?? jobs.data?.jobs[0]?.id ?? null;
+  return (
+    <>
+      <PageHeader title={m.pages.lotes.title} subtitle={m.pages.lotes.subtitle} />
+      <div className="bulk-grid">
+        <NewJobCard onReady={setSelected} />
+        {current ? (
+          <JobPanel id={current} />
+        ) : (
+          <Card className="empty-card">
+            <EmptyState icon={<IconBulk size={28} />} title={m.bulk.emptyTitle} body={m.bulk.emptyBody} />
+          </Card>
+        )}
+      </div>
+      <JobsTable jobs={jobs} selected={current} onSelect={setSelected} showUser={session.user.role === 'admin'} />
+    </>
+  );
+}
+
+function NewJobCard({ onReady }: { onReady: (id: string) => void }) {
+  const { m, num, dateTime } = useI18n();
+  const toast = useToast();
+  const id = useId();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [product, setProduct] = useState<ProductSlug>('cbu');
+  const [source, setSource] = useState<Source>('paste');
+  const [pasted, setPasted] = useState('');
+  const [file, setFile] = useState<{ name: string; content: string } | null>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const create = useCreateBulkJob();
+
+  const content = source === 'paste' ? pasted : (file?.content ?? '');
+  const lines = content.split('\n').filter((l) => l.trim() !== '').length;
+  const tooLarge = content.length > MAX_BULK_CONTENT_CHARS;
+
+  const chooseFile = (e: ChangeEvent<HTMLInputElement>) => {
+    const chosen = e.target.files?.[0];
+    e.target.value = '';
+    if (!chosen) return;
+    setFileError(null);
+    if (chosen.size > MAX_BULK_CONTENT_CHARS) {
+      setFile(null);
+      setFileError(m.bulk.fileTooLarge);
+      return;
+    }
+    chosen.text().then(
+      (text) => setFile({ name: chosen.name, content: text }),
+      () => setFileError(m.bulk.fileUnreadable),
+    );
+  };
+
+  const submit = () => {
+    const name = source === 'file' && file ? file.name : tpl(m.bulk.pastedName, { when: dateTime(new Date().toISOString()) });
+    create.mutate(
+      { name, product, content },
+      {
+        onSuccess: (result) => {
+          onReady(result.job.id);
+          if (result.resumed) toast(m.bulk.resumedExisting);
+          else if (result.completedBefore) toast(tpl(m.bulk.completedBefore, { when: dateTime(result.completedBefore.finishedAt) }));
+          if (source === 'paste') setPasted('');
+          else setFile(null);
+        },
+      },
+    );
+  };
+
+  return (
+    <Card title={m.bulk.newTitle} subtitle={m.bulk.newSubtitle} className="bulk-new-card">
+      <form
+        className="form-stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <div className="bulk-choices">
+          <div className="segmented" role="group" aria-label={m.bulk.product}>
+            {(['cbu', 'informes'] as const).map((p) => (
+              <button key={p} type="button" className={product === p ? 'on' : ''} aria-pressed={product === p} onClick={() => setProduct(p)} data-testid={`bulk-product-${p}`}>
+                {m.productsShort[p]}
+              </button>
+            ))}
+          </div>
+          <div className="segmented small" role="group" aria-label={m.bulk.source}>
+            {(['paste', 'file'] as const).map((s) => (
+              <button key={s} type="button" className={source === s ? 'on' : ''} aria-pressed={source === s} onClick={() => setSource(s)} data-testid={`bulk-source-${s}`}>
+                {s === 'paste' ? m.bulk.sourcePaste : m.bulk.sourceFile}
+              </button>
+            ))}
+          </div>
+        </div>
+
+        {source === 'paste' ? (
+          <div className="field">
+            <label className="field-label" htmlFor={`${id}-list`}>
+              {product === 'cbu' ? m.bulk.pasteLabel : m.bulk.pasteLabelReport}
+            </label>
+            <textarea
+              id={`${id}-list`}
+              className="input mono bulk-textarea"
+              rows={6}
+              value={pasted}
+              onChange={(e) => setPasted(e.target.value)}
+              placeholder={product === 'cbu' ? m.bulk.pastePlaceholder : m.bulk.pastePlaceholderReport}
+              spellCheck={false}
+              data-testid="bulk-input"
+            />
+          </div>
+        ) : (
+          <div className="field">
+            <span className="field-label">{m.bulk.fileLabel}</span>
+            <div className="bulk-file">
+              <button type="button" className="btn btn-secondary" onClick={() => fileInput.current?.click()} data-testid="bulk-file-choose">
+                {m.bulk.fileChoose}
+              </button>
+              <span className={`bulk-file-name ${file ? '' : 'muted'}`} data-testid="bulk-file-name">
+                {file ? file.name : m.bulk.fileNone}
+              </span>
+              <input ref={fileInput} type="file" accept=".csv,.txt,text/csv,text/plain" className="sr-only" onChange={chooseFile} data-testid="bulk-file" tabIndex={-1} />
+            </div>
+            <p className="field-hint">{m.bulk.fileHint}</p>
+            {fileError ? <p className="field-error">{fileError}</p> : null}
+          </div>
+        )}
+
+        <div className="bulk-submit-row">
+          <span className="small muted" data-testid="bulk-line-count">
+            {lines === 1 ? m.bulk.linesOne : tpl(m.bulk.linesOther, { n: num(lines) })}
+          </span>
+          <button type="submit" className="btn btn-primary" disabled={lines === 0 || tooLarge || create.isPending} data-testid="bulk-prepare">
+            {create.isPending ? <Spinner /> : <IconBulk size={16} />}
+            <span>{m.bulk.prepare}</span>
+          </button>
+        </div>
+        {tooLarge ? <p className="field-error">{m.bulk.fileTooLarge}</p> : null}
+        <p className="field-hint">{m.bulk.prepareHint}</p>
+        {create.isError ? <ErrorBanner error={create.error} testId="bulk-create-error" /> : null}
+      </form>
+    </Card>
+  );
+}
+
+function JobPanel({ id }: { id: string }) {
+  const { m, num, dateTime } = useI18n();
+  const toast = useToast();
+  const query = useBulkJob(id);
+  const balance = useBalance();
+  const start = useStartBulkJob();
+  const pause = usePauseBulkJob();
+  const cancel = useCancelBulkJob();
+  const exporter = useExportBulkJob();
+  const [showInvalid, setShowInvalid] = useState(false);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+
+  if (query.isError) return <ErrorBanner error={query.error} testId="bulk-job-error" onRetry={() => void query.refetch()} />;
+  if (!query.data) {
+    return (
+      <Card>
+        <table className="table">
+          <tbody>
+            <SkeletonRows rows={4} cols={3} />
+          </tbody>
+        </table>
+      </Card>
+    );
+  }
+  const { job, invalidRows } = query.data;
+  const p = job.progress;
+  const shown = shownStatus(job);
+  const pct = percentOf(job);
+  const available = balance.data?.balances.find((b) => b.productSlug === job.product)?.balance;
+  const busy = start.isPending || pause.isPending || cancel.isPending;
+  const actionError = start.error ?? pause.error ?? cancel.error ?? exporter.error;
+
+  const exportCsv = () =>
+    exporter.mutate(
+      { id: job.id },
+      {
+        onSuccess: (result) => {
+          download(result.fileName, result.csv);
+          toast(tpl(m.bulk.exported, { n: num(result.rows) }));
+        },
+      },
+    );
+
+  return (
+    <section className="card bulk-panel" data-testid="bulk-panel" data-job-id={job.id} data-status={shown}>
+      <div className="bulk-panel-head">
+        <div className="bulk-panel-title">
+          <h2 className="card-title ellipsis" title={job.name}>
+            {job.name}
+          </h2>
+          <p className="card-subtitle">
+            {tpl(m.bulk.createdBy, { product: m.products[job.product], user: job.user.name, when: dateTime(job.createdAt) })}
+          </p>
+        </div>
+        <span data-testid="bulk-status">
+          <Badge tone={STATUS_TONE[shown]}>{m.bulk.status[shown]}</Badge>
+        </span>
+      </div>
+
+      <div className="bulk-figures">
+        <Figure label={m.bulk.rows} value={num(job.totalRows)} />
+        <Figure label={m.bulk.distinct} value={num(job.totalItems)} testId="bulk-distinct" />
+        <Figure label={m.bulk.repeated} value={num(job.duplicateRows)} note={m.bulk.repeatedNote} />
+        <Figure label={m.bulk.invalid} value={num(job.invalidRows)} note={m.bulk.invalidNote} tone={job.invalidRows > 0 ? 'warn' : undefined} testId="bulk-invalid" />
+      </div>
+
+      <div className="bulk-progress-block">
+        <div className="bulk-progress-head">
+          <strong className="bulk-percent" data-testid="bulk-percent">
+            {num(pct, { maximumFractionDigits: 1 })} %
+          </strong>
+          {shown === 'completed' ? (
+            <span className="bulk-finished small" data-testid="bulk-completed">
+              <IconCheck size={15} />
+              {tpl(m.bulk.completedAt, { when: dateTime(job.finishedAt) })}
+            </span>
+          ) : null}
+          <span className="muted small">
+            {tpl(m.bulk.doneOf, { done: num(p.done), total: num(p.total) })}
+            {job.active && p.etaSeconds !== null ? ` · ${tpl(m.bulk.eta, { eta: formatEta(p.etaSeconds, m.bulk.units) })}` : ''}
+            {job.active && p.ratePerSecond !== null ? ` · ${tpl(m.bulk.rate, { n: num(Math.round(p.ratePerSecond)) })}` : ''}
+          </span>
+        </div>
+        <div
+          className={`bulk-bar ${shown === 'completed' ? 'is-done' : shown === 'out_of_credits' ? 'is-stopped' : job.active ? 'is-running' : ''}`}
+          role="progressbar"
+          aria-label={m.bulk.progressLabel}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={pct}
+          data-testid="bulk-progress"
+          data-done={p.done}
+          data-total={p.total}
+        >
+          <span style={{ width: `${pct}%` }} />
+        </div>
+        <dl className="bulk-counts">
+          <Count label={m.bulk.charged} value={num(p.charged)} testId="bulk-charged" />
+          <Count label={m.bulk.found} value={num(p.found)} />
+          <Count label={m.bulk.notFound} value={num(p.notFound)} testId="bulk-not-found" />
+          <Count label={m.bulk.errors} value={num(p.errors + p.retryable)} testId="bulk-errors" />
+          <Count label={m.bulk.remaining} value={num(p.remaining)} testId="bulk-remaining" />
+        </dl>
+      </div>
+
+      {shown === 'out_of_credits' ? (
+        <Notice tone="warning" testId="bulk-out-of-credits">
+          <div className="banner-title">{m.bulk.outOfCreditsTitle}</div>
+          <div className="banner-detail">{tpl(m.bulk.outOfCreditsBody, { n: num(p.remaining), product: m.products[job.product] })}</div>
+        </Notice>
+      ) : null}
+      {shown === 'interrupted' ? <Notice tone="warning">{m.bulk.interrupted}</Notice> : null}
+      {p.retryable > 0 && !job.active && shown !== 'cancelled' ? <Notice tone="warning">{tpl(m.bulk.retryable, { n: num(p.retryable) })}</Notice> : null}
+      {shown === 'pending' && available !== undefined ? (
+        <p className={`cost-note ${available < p.remaining ? 'is-empty' : ''}`} data-testid="bulk-cost">
+          {tpl(m.bulk.costNote, { n: num(p.remaining), available: num(available) })}
+        </p>
+      ) : null}
+      {job.lastError ? <ErrorBanner error={new Error(job.lastError)} /> : null}
+      {actionError ? <ErrorBanner error={actionError} testId="bulk-action-error" /> : null}
+
+      <div className="bulk-actions">
+        {shown === 'pending' ? (
+          <button type="button" className="btn btn-primary" onClick={() => start.mutate({ id: job.id })} disabled={busy || p.total === 0} data-testid="bulk-start">
+            {start.isPending ? <Spinner /> : null}
+            <span>{tpl(m.bulk.start, { n: num(p.remaining) })}</span>
+          </button>
+        ) : null}
+        {RESUMABLE.includes(shown) ? (
+          <button type="button" className="btn btn-primary" onClick={() => start.mutate({ id: job.id })} disabled={busy} data-testid="bulk-resume">
+            {start.isPending ? <Spinner /> : null}
+            <span>{m.bulk.resume}</span>
+          </button>
+        ) : null}
+        {job.active ? (
+          <button type="button" className="btn btn-secondary" onClick={() => pause.mutate({ id: job.id })} disabled={busy} data-testid="bulk-pause">
+            {pause.isPending ? <Spinner /> : null}
+            <span>{m.bulk.pause}</span>
+          </button>
+        ) : null}
+        {shown !== 'completed' && shown !== 'cancelled' ? (
+          <button
+            type="button"
+            className="btn btn-ghost-danger"
+            onClick={() => setConfirmCancel(true)}
+            disabled={busy}
+            data-testid="bulk-cancel"
+          >
+            {m.bulk.cancel}
+          </button>
+        ) : null}
+        {invalidRows.length > 0 ? (
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setShowInvalid((v) => !v)} aria-expanded={showInvalid} data-testid="bulk-invalid-toggle">
+            {showInvalid ? m.bulk.hideInvalid : tpl(m.bulk.showInvalid, { n: num(job.invalidRows) })}
+          </button>
+        ) : null}
+        <span className="bulk-actions-spacer" />
+        <button type="button" className="btn btn-secondary" onClick={exportCsv} disabled={exporter.isPending} data-testid="bulk-export">
+          {exporter.isPending ? <Spinner /> : <IconDownload size={16} />}
+          <span>{m.bulk.export}</span>
+        </button>
+      </div>
+
+      {confirmCancel ? (
+        <ConfirmDialog
+          title={m.bulk.cancelTitle}
+          okLabel={m.bulk.cancel}
+          destructive
+          busy={cancel.isPending}
+          onCancel={() => setConfirmCancel(false)}
+          onConfirm={() => cancel.mutate({ id: job.id }, { onSettled: () => setConfirmCancel(false) })}
+        >
+          {tpl(m.bulk.cancelConfirm, { n: num(p.remaining) })}
+        </ConfirmDialog>
+      ) : null}
+
+      {invalidRows.length > 0 && showInvalid ? (
+        <div className="table-wrap bulk-invalid">
+          <table className="table zebra" data-testid="bulk-invalid-table">
+            <thead>
+              <tr>
+                <th className="num">{m.bulk.colRow}</th>
+                <th>{m.bulk.colInput}</th>
+                <th>{m.bulk.colReason}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {invalidRows.map((r) => (
+                <tr key={r.row}>
+                  <td className="num">{num(r.row)}</td>
+                  <td className="mono ellipsis" title={r.input}>
+                    {r.input || m.common.none}
+                  </td>
+                  <td>{r.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function Figure({ label, value, note, tone, testId }: { label: string; value: string; note?: string; tone?: 'warn'; testId?: string }) {
+  return (
+    <div className={`stat ${tone === 'warn' ? 'bulk-stat-warn' : ''}`} title={note}>
+      <div className="stat-label">{label}</div>
+      <div className="stat-value" data-testid={testId}>
+        {value}
+      </div>
+    </div>
+  );
+}
+
+function Count({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd data-testid={testId}>{value}</dd>
+    </div>
+  );
+}
+
+function formatEta(seconds: number, units: { s: string; min: string; h: string }): string {
+  const s = Math.max(1, Math.round(seconds));
+  if (s < 60) return `${s} ${units.s}`;
+  if (s < 3600) return `${Math.floor(s / 60)} ${units.min} ${String(s % 60).padStart(2, '0')} ${units.s}`;
+  return `${Math.floor(s / 3600)} ${units.h} ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} ${units.min}`;
+}
+
+function JobsTable({
+  jobs,
+  selected,
+  onSelect,
+  showUser,
+}: {
+  jobs: ReturnType<typeof useBulkJobs>;
+  selected: string | null;
+  onSelect: (id: string) => void;
+  showUser: boolean;
+}) {
+  const { m, num, dateTime } = useI18n();
+  const rows = jobs.data?.jobs ?? [];
+  return (
+    <Card title={m.bulk.jobsTitle} subtitle={m.bulk.jobsSubtitle} className="table-card bulk-jobs-card">
+      {jobs.isError ? <ErrorBanner error={jobs.error} onRetry={() => void jobs.refetch()} /> : null}
+      <div className="table-wrap">
+        <table className="table zebra hoverable" data-testid="bulk-jobs-table">
+          <thead>
+            <tr>
+              <th>{m.bulk.colName}</th>
+              <th>{m.bulk.colDate}</th>
+              <th>{m.bulk.colProduct}</th>
+              <th>{m.bulk.colStatus}</th>
+              <th className="bulk-col-progress">{m.bulk.colProgress}</th>
+              <th className="num">{m.bulk.colCharged}</th>
+              {showUser ? <th>{m.bulk.colUser}</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {jobs.isPending ? (
+              <SkeletonRows rows={3} cols={showUser ? 7 : 6} />
+            ) : (
+              rows.map((job) => {
+                const shown = shownStatus(job);
+                return (
+                  <tr
+                    key={job.id}
+                    className={`clickable ${job.id === selected ? 'is-selected' : ''}`}
+                    tabIndex={0}
+                    onClick={() => onSelect(job.id)}
+                    onKeyDown={(e) => {
+                      if (e.key === 'Enter' || e.key === ' ') {
+                        e.preventDefault();
+                        onSelect(job.id);
+                      }
+                    }}
+                    aria-selected={job.id === selected}
+                    data-testid="bulk-job-row"
+                    data-job-id={job.id}
+                  >
+                    <td className="ellipsis bulk-col-name" title={job.name}>
+                      {job.name}
+                    </td>
+                    <td className="nowrap">{dateTime(job.createdAt)}</td>
+                    <td>{m.productsShort[job.product]}</td>
+                    <td>
+                      <Badge tone={STATUS_TONE[shown]}>{m.bulk.status[shown]}</Badge>
+                    </td>
+                    <td className="bulk-col-progress">
+                      <div className="bulk-mini">
+                        <div className={`bulk-bar mini ${shown === 'completed' ? 'is-done' : shown === 'out_of_credits' ? 'is-stopped' : ''}`}>
+                          <span style={{ width: `${percentOf(job)}%` }} />
+                        </div>
+                        <span className="small muted nowrap">
+                          {num(job.progress.done)}/{num(job.progress.total)}
+                        </span>
+                      </div>
+                    </td>
+                    <td className="num">{num(job.progress.charged)}</td>
+                    {showUser ? <td className="ellipsis">{job.user.name}</td> : null}
+                  </tr>
+                );
+              })
+            )}
+          </tbody>
+        </table>
+      </div>
+      {!jobs.isPending && rows.length === 0 && !jobs.isError ? <EmptyState icon={<IconBulk size={28} />} title={m.bulk.noJobs} /> : null}
+    </Card>
+  );
+}

@@ -1,0 +1,282 @@
+// `titular bulk` as a process: out of credits and resume, export, list, Ctrl-C, and a job killed
+// with SIGKILL halfway then resumed: the charges equal the distinct identifiers, each looked up once.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTitular, type Titular } from '../../src/main/core/titular';
+import { headlessKeyProvider } from '../../src/main/headless/config';
+import { entryCommand } from '../support/processes';
+import { checkLedgerInvariants } from '../support/invariants';
+import { breakCheckDigit } from '../support/directory-data';
+import { bulkList, csvCells, generateDirectory } from './bulk-data';
+
+const ROOT = path.resolve(__dirname, '../..');
+const RUN_TIMEOUT_MS = 90_000;
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function env(): NodeJS.ProcessEnv {
+  const e: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete e.TITULAR_PASSPHRASE;
+  delete e.TITULAR_DATA_DIR;
+  delete e.TITULAR_DEBUG;
+  return e;
+}
+
+/** Starts the CLI; `onStderr` sees stderr as it arrives (to signal the process mid-run). */
+function start(dataDir: string, args: string[], onStderr?: (text: string, child: ChildProcess) => void): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...entryCommand('cli'), ...args, '--data-dir', dataDir], {
+      cwd: ROOT,
+      env: env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: RUN_TIMEOUT_MS,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      onStderr?.(stderr, child);
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+async function cli(dataDir: string, args: string[]): Promise<Run> {
+  return start(dataDir, args);
+}
+
+async function ok(dataDir: string, args: string[]): Promise<string> {
+  const run = await cli(dataDir, args);
+  expect(run.code, `titular ${args.join(' ')}\n${run.stdout}${run.stderr}`).toBe(0);
+  return run.stdout;
+}
+
+function withCore<T>(dataDir: string, fn: (t: Titular) => T): T {
+  const titular = openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, {}) });
+  try {
+    return fn(titular);
+  } finally {
+    titular.close();
+  }
+}
+
+const tempDirs: string[] = [];
+async function initialized(accounts: ReturnType<typeof generateDirectory>, credits: number): Promise<string> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'titular-bulk-cli-'));
+  tempDirs.push(root);
+  const dataDir = path.join(root, 'data');
+  await ok(dataDir, ['init', '--org', 'Acme Cobranzas', '--admin-name', 'Ada Admin', '--admin-email', 'ada@acme.test']);
+  await ok(dataDir, ['users', 'add', '--name', 'Oscar Operador', '--email', 'oscar@acme.test', '--role', 'operator']);
+  writeFileSync(path.join(root, 'directory.csv'), accounts.csv);
+  await ok(dataDir, ['directory', 'import', path.join(root, 'directory.csv')]);
+  if (credits > 0) await ok(dataDir, ['credits', 'add', '--product', 'cbu', '--amount', String(credits)]);
+  return dataDir;
+}
+
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Totals {
+  items: number;
+  done: number;
+  consumptions: number;
+  totalConsumed: number;
+  bulkHistory: number;
+  identifiersLookedUpTwice: number;
+  itemsWithoutOneChargedEntry: number;
+}
+
+/** The money and history facts of one job, read from the database (no CLI running on it). */
+function totals(dataDir: string, jobId: string): Totals {
+  return withCore(dataDir, (t) => {
+    const db = t.database.sqlite;
+    checkLedgerInvariants(db);
+    const one = (sql: string, ...params: unknown[]) => (db.prepare(sql).get(...params) as { n: number }).n;
+    return {
+      items: one('SELECT COUNT(*) AS n FROM bulk_job_items WHERE job_id = ?', jobId),
+      done: one('SELECT COUNT(*) AS n FROM bulk_job_items WHERE job_id = ? AND completed_at IS NOT NULL', jobId),
+      consumptions: one("SELECT COUNT(*) AS n FROM credit_ledger WHERE kind = 'consumption'"),
+      totalConsumed: one("SELECT total_consumed AS n FROM credit_balances WHERE product = 'cbu'"),
+      // BULK history since the job was created (a data directory may hold earlier jobs).
+      bulkHistory: one("SELECT COUNT(*) AS n FROM lookups WHERE source = 'BULK' AND created_at >= (SELECT created_at FROM bulk_jobs WHERE id = ?)", jobId),
+      identifiersLookedUpTwice: one(
+        `SELECT COUNT(*) AS n FROM (SELECT input_identifier FROM lookups
+          WHERE source = 'BULK' AND created_at >= (SELECT created_at FROM bulk_jobs WHERE id = ?) GROUP BY input_identifier HAVING COUNT(*) > 1)`,
+        jobId,
+      ),
+      // Each done item: its lookup id names a BULK history entry with one credit and one ledger row.
+      itemsWithoutOneChargedEntry: one(
+        `SELECT COUNT(*) AS n FROM bulk_job_items i
+           LEFT JOIN lookups l ON l.id = i.lookup_id AND l.source = 'BULK' AND l.credit_consumed = 1 AND l.input_identifier = i.identifier
+          WHERE i.job_id = ? AND i.completed_at IS NOT NULL
+            AND (l.id IS NULL OR (SELECT COUNT(*) FROM credit_ledger c WHERE c.lookup_id = i.lookup_id) != 1)`,
+        jobId,
+      ),
+    };
+  });
+}
+
+function jobIdOf(stdout: string): string {
+  const id = /job ([0-9a-f-]{36})/.exec(stdout)?.[1];
+  if (!id) throw new Error(`no job id in:\n${stdout}`);
+  return id;
+}
+
+describe('titular bulk run, killed with SIGKILL halfway', () => {
+  it('resumes on the next run and charges exactly the distinct identifiers, each looked up once', { timeout: 240_000 }, async () => {
+    const accounts = generateDirectory(4000);
+    const dataDir = await initialized(accounts, 100_000);
+    const list = bulkList(accounts.numbers, { repeatEvery: 4, invalid: [breakCheckDigit(accounts.numbers[1]!), 'no valido!'] });
+    expect(list).toMatchObject({ distinct: 4000, repeats: 1000, invalid: 2 });
+    const file = path.join(path.dirname(dataDir), 'lote.txt');
+    writeFileSync(file, list.text);
+
+    // Line-based progress (stderr is a pipe) comes every 5 %; kill at the first line past 25 %.
+    let killedAt: number | null = null;
+    const killed = await start(dataDir, ['bulk', 'run', file, '--concurrency', '4'], (stderr, child) => {
+      if (killedAt !== null) return;
+      const percents = [...stderr.matchAll(/^progress ([\d.]+)%/gm)].map((m) => Number(m[1]));
+      if (percents.some((p) => p >= 25)) {
+        killedAt = Math.max(...percents);
+        child.kill('SIGKILL');
+      }
+    });
+    expect(killed.signal, killed.stdout + killed.stderr).toBe('SIGKILL');
+    const jobId = jobIdOf(killed.stdout);
+
+    const halfway = totals(dataDir, jobId);
+    expect(halfway.items).toBe(4000);
+    expect(halfway.done).toBeGreaterThan(0);
+    expect(halfway.done, `killed at ${killedAt}%`).toBeLessThan(4000);
+    // Whatever was committed when the process died is charged once, with its history entry.
+    expect(halfway.consumptions).toBe(halfway.done);
+    expect(halfway.bulkHistory).toBe(halfway.done);
+    expect(halfway.itemsWithoutOneChargedEntry).toBe(0);
+    // The job was never told it stopped: it still says running, and the next run resumes it.
+    expect(withCore(dataDir, (t) => t.bulk.get(t.users.requireOrganization().id, jobId).status)).toBe('running');
+
+    const exportFile = path.join(path.dirname(dataDir), 'resultados.csv');
+    const resumed = await cli(dataDir, ['bulk', 'run', file, '--export', exportFile]);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain(`Resuming job ${jobId}`);
+    expect(resumed.stdout).toContain(`already done: ${halfway.done.toLocaleString('en-US')}`);
+    expect(resumed.stdout).toContain('Completed: 4,000 identifiers looked up');
+
+    const end = totals(dataDir, jobId);
+    expect(end).toEqual({
+      items: 4000,
+      done: 4000,
+      consumptions: 4000,
+      totalConsumed: 4000,
+      bulkHistory: 4000,
+      identifiersLookedUpTwice: 0,
+      itemsWithoutOneChargedEntry: 0,
+    });
+
+    // The export: one row per input row, in file order; the credit column sums to the charges.
+    const lines = readFileSync(exportFile, 'utf8').trim().split('\r\n');
+    expect(lines).toHaveLength(list.rows + 1);
+    const rows = lines.slice(1).map(csvCells);
+    expect(rows.map((r) => Number(r[0]))).toEqual(Array.from({ length: list.rows }, (_, i) => i + 1));
+    expect(rows.filter((r) => r[4] === 'SUCCESS')).toHaveLength(list.rows - 2);
+    expect(rows.filter((r) => r[4] === 'INVALID')).toHaveLength(2);
+    expect(rows.reduce((sum, r) => sum + Number(r[8]), 0)).toBe(4000);
+    expect(statSync(exportFile).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('titular bulk', () => {
+  const accounts = generateDirectory(2000);
+  let dataDir = '';
+  let file = '';
+  beforeAll(async () => {
+    dataDir = await initialized(accounts, 0);
+    file = path.join(path.dirname(dataDir), 'cuentas.txt');
+    writeFileSync(file, bulkList(accounts.numbers.slice(0, 150), { repeatEvery: 10, invalid: ['12345'] }).text);
+  }, 120_000);
+
+  it('stops at 0 credits with what is left (exit 3), and the same command resumes after a purchase', { timeout: 120_000 }, async () => {
+    await ok(dataDir, ['credits', 'add', '--product', 'cbu', '--amount', '60']);
+    const first = await cli(dataDir, ['bulk', 'run', file]);
+    expect(first.code, first.stderr).toBe(3);
+    expect(first.stdout).toContain('150 distinct identifiers, 15 repeated, 1 invalid (not looked up, not charged)');
+    expect(first.stdout).toContain('Stopped: no cbu credits left.');
+    expect(first.stdout).toContain('Done 60 of 150');
+    expect(first.stdout).toContain('Left: 90 identifiers, which need up to 90 credits.');
+    const jobId = jobIdOf(first.stdout);
+
+    const listed = JSON.parse(await ok(dataDir, ['bulk', 'list', '--json'])) as { jobs: { id: string; status: string; progress: { done: number } }[] };
+    expect(listed.jobs).toEqual([expect.objectContaining({ id: jobId, status: 'out_of_credits', progress: expect.objectContaining({ done: 60, remaining: 90 }) })]);
+
+    await ok(dataDir, ['credits', 'add', '--product', 'cbu', '--amount', '100']);
+    const second = await cli(dataDir, ['bulk', 'run', file, '--json']);
+    expect(second.code, second.stderr).toBe(0);
+    const answer = JSON.parse(second.stdout);
+    expect(answer).toMatchObject({ resumed: true, job: { id: jobId, status: 'completed', progress: { done: 150, charged: 150 } }, run: { end: 'completed', lookedUp: 90 } });
+    expect(totals(dataDir, jobId)).toMatchObject({ consumptions: 150, identifiersLookedUpTwice: 0, itemsWithoutOneChargedEntry: 0 });
+
+    // Running a completed file again would charge again: refused unless --again.
+    const again = await cli(dataDir, ['bulk', 'run', file]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`was already looked up in job ${jobId}`);
+    expect(again.stderr).toContain('--again');
+
+    // The export on stdout: header plus one row per input row.
+    const csv = await ok(dataDir, ['bulk', 'export', jobId]);
+    expect(csv.trim().split('\r\n')).toHaveLength(1 + 150 + 15 + 1);
+  });
+
+  it('pauses on Ctrl-C (exit 4) and `bulk resume` finishes the job', { timeout: 120_000 }, async () => {
+    await ok(dataDir, ['credits', 'add', '--product', 'cbu', '--amount', '5000']);
+    const other = path.join(path.dirname(dataDir), 'otra.txt');
+    writeFileSync(other, bulkList(accounts.numbers).text);
+    let sent = false;
+    const interrupted = await start(dataDir, ['bulk', 'run', other, '--concurrency', '1', '--user', 'oscar@acme.test'], (stderr, child) => {
+      if (!sent && /^progress/m.test(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    expect(interrupted.code, interrupted.stdout + interrupted.stderr).toBe(4);
+    expect(interrupted.stdout).toContain('Stopped before the end');
+    const jobId = jobIdOf(interrupted.stdout);
+    expect(interrupted.stdout).toContain(`Resume with: titular bulk resume ${jobId}`);
+    const paused = totals(dataDir, jobId);
+    expect(paused.done).toBeLessThan(2000);
+    expect(paused.itemsWithoutOneChargedEntry).toBe(0);
+
+    const resumed = await cli(dataDir, ['bulk', 'resume', jobId]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('Completed: 2,000 identifiers looked up');
+    const t = totals(dataDir, jobId);
+    expect(t).toMatchObject({ items: 2000, done: 2000, identifiersLookedUpTwice: 0, itemsWithoutOneChargedEntry: 0 });
+    // The history names the user the job was started for.
+    const users = withCore(dataDir, (core) =>
+      core.database.sqlite.prepare("SELECT DISTINCT u.email FROM bulk_job_items i JOIN lookups l ON l.id = i.lookup_id JOIN users u ON u.id = l.user_id WHERE i.job_id = ?").all(jobId),
+    );
+    expect(users).toEqual([{ email: 'oscar@acme.test' }]);
+  });
+
+  it('reports bad arguments (exit 2) and missing files or jobs (exit 1)', { timeout: 60_000 }, async () => {
+    const badProduct = await cli(dataDir, ['bulk', 'run', file, '--product', 'iban']);
+    expect(badProduct.code).toBe(2);
+    expect(badProduct.stderr).toContain('--product must be cbu or informes');
+    const missing = await cli(dataDir, ['bulk', 'run', path.join(path.dirname(dataDir), 'nope.txt')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('No such file');
+    const unknown = await cli(dataDir, ['bulk', 'export', '0190aaaa-0000-7000-8000-000000000000']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('No bulk job');
+  });
+});

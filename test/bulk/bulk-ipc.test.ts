@@ -1,0 +1,125 @@
+// The desktop's bulk channels over the headless HTTP bridge: an operator runs a job in the server
+// process and polls its progress; each user sees their own jobs, admins see all; large pasted
+// lists fit in one call, and only for a signed-in session.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auth, createFixture, type Fixture } from '../support/fixture';
+import { checkLedgerInvariants } from '../support/invariants';
+import { BridgeSessions } from '../../src/main/core/http/bridge';
+import { headlessKeyProvider } from '../../src/main/headless/config';
+import { bulkJobSchema } from '../../src/shared/api/bulk';
+import { bulkList, generateDirectory } from './bulk-data';
+
+let f: Fixture;
+let adminToken: string;
+let operatorToken: string;
+const directory = generateDirectory(3000);
+
+beforeAll(async () => {
+  const rendererDir = mkdtempSync(path.join(os.tmpdir(), 'titular-ui-'));
+  mkdirSync(path.join(rendererDir, 'assets'));
+  writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Titular</title>');
+  let dataDir = '';
+  const sessions = new BridgeSessions((kind) => headlessKeyProvider(dataDir, {})(kind));
+  f = await createFixture({ credits: { cbu: 10_000 }, ui: { rendererDir, sessions } });
+  dataDir = f.dataDir;
+  f.importDirectory(directory.csv);
+  adminToken = sessions.open(f.adminId);
+  operatorToken = sessions.open(f.operatorId);
+});
+afterAll(async () => {
+  checkLedgerInvariants(f.titular.database.sqlite);
+  await f.close();
+});
+
+async function call(channel: string, input: unknown, token: string | null = adminToken) {
+  const res = await f.app.inject({
+    method: 'POST',
+    url: `/bridge/${channel}`,
+    headers: { ...(token ? { authorization: `Session ${token}` } : {}), 'content-type': 'application/json' },
+    payload: JSON.stringify(input),
+  });
+  return { status: res.statusCode, body: res.json() };
+}
+
+async function value(channel: string, input: unknown, token = adminToken) {
+  const { status, body } = await call(channel, input, token);
+  expect(status, JSON.stringify(body)).toBe(200);
+  expect(body.ok, JSON.stringify(body)).toBe(true);
+  return body.value;
+}
+
+/** Polls bulk.get like the screen does, until the job stops running (bounded). */
+async function waitForEnd(id: string, token: string) {
+  for (let i = 0; i < 600; i++) {
+    const { job } = await value('bulk.get', { id }, token);
+    if (!job.active) return job;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`bulk job ${id} still running after the polling budget`);
+}
+
+describe('bulk channels', () => {
+  it('let an operator paste a large list, run it in the server, follow its progress and export it', async () => {
+    const list = bulkList(directory.numbers, { repeatEvery: 10, invalid: ['12345'] });
+    expect(list.text.length).toBeGreaterThan(64 * 1024);
+    const created = await value('bulk.create', { name: 'lista pegada', product: 'cbu', content: list.text }, operatorToken);
+    expect(created).toMatchObject({ resumed: false, completedBefore: null, job: { status: 'pending', totalItems: 3000, invalidRows: 1, user: { id: f.operatorId } } });
+    const id = created.job.id;
+
+    const started = await value('bulk.start', { id }, operatorToken);
+    expect(started.job).toMatchObject({ status: 'running', active: true });
+    bulkJobSchema.parse(started.job);
+    const done = await waitForEnd(id, operatorToken);
+    expect(done).toMatchObject({ status: 'completed', progress: { total: 3000, done: 3000, remaining: 0, charged: 3000, found: 3000 } });
+    expect(f.balance('cbu')).toBe(10_000 - 3000);
+
+    const detail = await value('bulk.get', { id }, operatorToken);
+    expect(detail.invalidRows).toEqual([{ row: list.rows, input: '12345', message: 'CBU must be 22 digits with valid check digits (got 5 digits)' }]);
+
+    const exported = await value('bulk.exportCsv', { id }, operatorToken);
+    expect(exported.fileName).toMatch(/^titular-lote-lista-pegada-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(exported.rows).toBe(list.rows);
+    expect(exported.csv.trim().split('\r\n')).toHaveLength(list.rows + 1);
+
+    // The same content again, now that the job completed, is a new job that names the earlier one.
+    const again = await value('bulk.create', { name: 'lista pegada', product: 'cbu', content: list.text }, operatorToken);
+    expect(again).toMatchObject({ resumed: false, completedBefore: { id } });
+    await value('bulk.cancel', { id: again.job.id }, operatorToken);
+  });
+
+  it('shows each user their own jobs and admins every job; others answer NOT_FOUND', async () => {
+    const mine = await value('bulk.create', { name: 'admin.txt', product: 'cbu', content: directory.numbers.slice(0, 5).join('\n') }, adminToken);
+    const operatorList = await value('bulk.list', {}, operatorToken);
+    expect(operatorList.jobs.every((j: { user: { id: string } }) => j.user.id === f.operatorId)).toBe(true);
+    const adminList = await value('bulk.list', {}, adminToken);
+    expect(adminList.jobs.map((j: { id: string }) => j.id)).toEqual(expect.arrayContaining([mine.job.id, ...operatorList.jobs.map((j: { id: string }) => j.id)]));
+    for (const channel of ['bulk.get', 'bulk.start', 'bulk.pause', 'bulk.cancel', 'bulk.exportCsv']) {
+      const { body } = await call(channel, { id: mine.job.id }, operatorToken);
+      expect(body, channel).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', status: 404 } });
+    }
+    // Pausing a job that is not running here leaves it paused; starting it again runs it to the end.
+    expect((await value('bulk.pause', { id: mine.job.id })).job).toMatchObject({ status: 'paused', active: false });
+    await value('bulk.start', { id: mine.job.id });
+    expect(await waitForEnd(mine.job.id, adminToken)).toMatchObject({ status: 'completed', progress: { charged: 5 } });
+  });
+
+  it('refuses empty or oversized input, and reads a large body only for a signed-in session', async () => {
+    const empty = await call('bulk.create', { name: 'x', product: 'cbu', content: '\n\n  \n' });
+    expect(empty.body).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER' } });
+    const big = 'x'.repeat(200 * 1024);
+    const anonymous = await call('bulk.create', { name: 'x', product: 'cbu', content: big }, null);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED' } });
+    // Other API routes keep the small body limit.
+    const api = await f.app.inject({
+      method: 'POST',
+      url: '/api/v1/lookup',
+      headers: { ...auth(f.createKey()), 'content-type': 'application/json' },
+      payload: JSON.stringify({ identifier: big, type: 'alias' }),
+    });
+    expect(api.statusCode).toBe(413);
+  });
+});

@@ -1,0 +1,287 @@
+// Bulk jobs through the core (`titular.bulk`): create, run, resume, out of credits, pause/cancel,
+// GE500 retries, two processes on one job, and the export. Every test ends with the ledger invariants.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { openTitular, type Titular } from '../../src/main/core/titular';
+import { headlessKeyProvider } from '../../src/main/headless/config';
+import { UpstreamError } from '../../src/main/core/resolvers/resolver';
+import type { BulkJobView } from '../../src/shared/api/bulk';
+import { createFixture, type Fixture } from '../support/fixture';
+import { checkLedgerInvariants } from '../support/invariants';
+import { breakCheckDigit } from '../support/directory-data';
+import { bulkList, csvCells, generateDirectory, spaced } from './bulk-data';
+
+let f: Fixture;
+const directory = generateDirectory(300);
+
+beforeEach(async () => {
+  f = await createFixture();
+  f.importDirectory(directory.csv);
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  checkLedgerInvariants(f.titular.database.sqlite);
+  await f.close();
+});
+
+const sqlite = () => f.titular.database.sqlite;
+const consumptions = () => (sqlite().prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE kind = 'consumption'").get() as { n: number }).n;
+const bulkHistory = () =>
+  sqlite().prepare("SELECT input_identifier, credit_consumed, user_id, http_status FROM lookups WHERE source = 'BULK'").all() as {
+    input_identifier: string;
+    credit_consumed: number;
+    user_id: string;
+    http_status: number;
+  }[];
+
+/** Every item done once: one BULK history entry per item, joined by its lookup id, charged once. */
+function expectEachItemOnce(jobId: string) {
+  const rows = sqlite()
+    .prepare(
+      `SELECT i.identifier, i.lookup_id, l.source, l.credit_consumed, c.n AS consumptions
+         FROM bulk_job_items i
+         LEFT JOIN lookups l ON l.id = i.lookup_id
+         LEFT JOIN (SELECT lookup_id, COUNT(*) AS n FROM credit_ledger GROUP BY lookup_id) c ON c.lookup_id = i.lookup_id
+        WHERE i.job_id = ?`,
+    )
+    .all(jobId) as { identifier: string; lookup_id: string | null; source: string; credit_consumed: number; consumptions: number }[];
+  for (const row of rows) expect(row, row.identifier).toMatchObject({ source: 'BULK', credit_consumed: 1, consumptions: 1 });
+  const twice = sqlite().prepare("SELECT input_identifier FROM lookups WHERE source = 'BULK' AND http_status < 500 GROUP BY input_identifier HAVING COUNT(*) > 1").all();
+  expect(twice).toEqual([]);
+  return rows.length;
+}
+
+describe('a bulk job', () => {
+  it('looks up each distinct valid identifier once, as the user who started it, and never the invalid rows', async () => {
+    f.addCredits('cbu', 1000);
+    const list = bulkList(directory.numbers.slice(0, 100), { repeatEvery: 4, invalid: [breakCheckDigit(directory.numbers[0]!), 'x'] });
+    const content = `${list.text}${directory.aliases[0]!.toUpperCase()}\nnadie.tiene.esto\n`;
+    const { job, resumed } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.operatorId, product: 'cbu', name: 'lote.csv', content });
+    expect(resumed).toBe(false);
+    expect(job).toMatchObject({
+      status: 'pending',
+      totalRows: list.rows + 2,
+      totalItems: 102,
+      invalidRows: 2,
+      duplicateRows: list.repeats,
+      user: { id: f.operatorId, email: 'oscar@acme.test' },
+      progress: { total: 102, done: 0, remaining: 102, charged: 0 },
+    });
+
+    const progress: number[] = [];
+    const result = await f.titular.bulk.run(f.orgId, job.id, { concurrency: 16, progressIntervalMs: 0, onProgress: (p) => progress.push(p.done) });
+    expect(result.end).toBe('completed');
+    expect(result.progress).toMatchObject({ total: 102, done: 102, remaining: 0, charged: 102, found: 101, notFound: 1, errors: 0, retryable: 0 });
+    expect(progress.at(-1)).toBe(102);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+
+    const after = f.titular.bulk.get(f.orgId, job.id);
+    expect(after).toMatchObject({ status: 'completed', active: false });
+    expect(after.finishedAt).not.toBeNull();
+    expect(f.balance('cbu')).toBe(1000 - 102);
+    expect(consumptions()).toBe(102);
+    const history = bulkHistory();
+    expect(history).toHaveLength(102);
+    expect(new Set(history.map((h) => h.user_id))).toEqual(new Set([f.operatorId]));
+    expect(expectEachItemOnce(job.id)).toBe(102);
+    // The invalid rows are listed with their reasons and were never looked up.
+    expect(f.titular.bulk.invalidRows(f.orgId, job.id).map((r) => r.input)).toEqual([breakCheckDigit(directory.numbers[0]!), 'x']);
+    expect(history.some((h) => h.input_identifier === 'x')).toBe(false);
+  });
+
+  it('resumes the unfinished job of the same input and user instead of creating another', async () => {
+    const content = bulkList(directory.numbers.slice(0, 10)).text;
+    const first = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'a.txt', content });
+    const again = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'a.txt', content });
+    expect(again).toMatchObject({ resumed: true, job: { id: first.job.id } });
+    // Another user, or another product, is another job.
+    const other = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.operatorId, product: 'cbu', name: 'a.txt', content });
+    expect(other.job.id).not.toBe(first.job.id);
+    // Once completed, the same input makes a new job, and says which one completed before.
+    f.addCredits('cbu', 100);
+    await f.titular.bulk.run(f.orgId, first.job.id);
+    expect(f.titular.bulk.previousJobs({ orgId: f.orgId, userId: f.adminId, product: 'cbu', content })).toMatchObject({
+      unfinished: null,
+      completed: { id: first.job.id },
+    });
+    const third = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'a.txt', content });
+    expect(third).toMatchObject({ resumed: false, completedBefore: { id: first.job.id } });
+    expect(third.job.id).not.toBe(first.job.id);
+  });
+
+  it('stops cleanly at 0 credits with the remainder reported, and a resume after a purchase finishes without charging twice', async () => {
+    f.addCredits('cbu', 37);
+    const list = bulkList(directory.numbers.slice(0, 120), { repeatEvery: 3 });
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'big.txt', content: list.text });
+    const first = await f.titular.bulk.run(f.orgId, job.id, { concurrency: 32 });
+    expect(first.end).toBe('out_of_credits');
+    expect(first.progress).toMatchObject({ total: 120, done: 37, remaining: 83, charged: 37 });
+    expect(f.titular.bulk.get(f.orgId, job.id)).toMatchObject({ status: 'out_of_credits', progress: { done: 37, remaining: 83 } });
+    expect(f.balance('cbu')).toBe(0);
+    expect(consumptions()).toBe(37);
+    // No history entry for the lookups that met the empty wallet.
+    expect(bulkHistory()).toHaveLength(37);
+    // Done items are the first ones of the file: a resume continues in file order.
+    const done = sqlite().prepare('SELECT identifier FROM bulk_job_items WHERE job_id = ? AND completed_at IS NOT NULL').all(job.id) as { identifier: string }[];
+    expect(new Set(done.map((d) => d.identifier))).toEqual(new Set(directory.numbers.slice(0, 37)));
+
+    f.addCredits('cbu', 100);
+    const second = await f.titular.bulk.run(f.orgId, job.id, { concurrency: 32 });
+    expect(second).toMatchObject({ end: 'completed', lookedUp: 83, progress: { done: 120, remaining: 0, charged: 120 } });
+    expect(f.balance('cbu')).toBe(100 - 83);
+    expect(consumptions()).toBe(120);
+    expect(expectEachItemOnce(job.id)).toBe(120);
+  });
+
+  it('pauses (lookups in flight finish, the rest stays pending) and resumes; a cancelled job cannot run again', async () => {
+    f.addCredits('cbu', 1000);
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'p.txt', content: bulkList(directory.numbers).text });
+    let paused = null as Promise<BulkJobView> | null;
+    const result = await f.titular.bulk.run(f.orgId, job.id, {
+      concurrency: 4,
+      progressIntervalMs: 0,
+      onProgress: (p) => {
+        if (p.done >= 40 && !paused) paused = f.titular.bulk.pause(f.orgId, job.id);
+      },
+    });
+    const view = await paused!;
+    expect(result.end).toBe('paused');
+    expect(view).toMatchObject({ status: 'paused', active: false });
+    expect(view.progress.done).toBeGreaterThanOrEqual(40);
+    expect(view.progress.done).toBeLessThan(300);
+    expect(consumptions()).toBe(view.progress.done);
+
+    expect(() => f.titular.bulk.start(f.orgId, job.id)).not.toThrow();
+    expect(f.titular.bulk.get(f.orgId, job.id)).toMatchObject({ status: 'running', active: true });
+    expect(() => f.titular.bulk.start(f.orgId, job.id)).toThrow(/already running/);
+    const cancelled = await f.titular.bulk.cancel(f.orgId, job.id);
+    expect(cancelled).toMatchObject({ status: 'cancelled', active: false });
+    expect(cancelled.finishedAt).not.toBeNull();
+    expect(consumptions()).toBe(cancelled.progress.done);
+    expect(() => f.titular.bulk.start(f.orgId, job.id)).toThrow(/cancelled/);
+  });
+
+  it('leaves GE500 identifiers pending without a charge, and retries them on the next run', async () => {
+    f.addCredits('cbu', 100);
+    const failing = new Set([directory.numbers[3]!, directory.numbers[7]!]);
+    const original = f.titular.directory.resolveAccount.bind(f.titular.directory);
+    const spy = vi.spyOn(f.titular.directory, 'resolveAccount').mockImplementation((query) => {
+      if (query.kind === 'number' && failing.has(query.number)) return Promise.reject(new UpstreamError('down', 5));
+      return original(query);
+    });
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'g.txt', content: bulkList(directory.numbers.slice(0, 20)).text });
+    const first = await f.titular.bulk.run(f.orgId, job.id);
+    expect(first.end).toBe('paused');
+    expect(first.progress).toMatchObject({ done: 18, remaining: 2, retryable: 2, charged: 18 });
+    expect(consumptions()).toBe(18);
+
+    // Still down: tried once more per run, still no charge, still retryable.
+    const second = await f.titular.bulk.run(f.orgId, job.id);
+    expect(second.progress).toMatchObject({ done: 18, retryable: 2, charged: 18 });
+
+    spy.mockRestore();
+    const third = await f.titular.bulk.run(f.orgId, job.id);
+    expect(third).toMatchObject({ end: 'completed', lookedUp: 2, progress: { done: 20, retryable: 0, charged: 20 } });
+    expect(consumptions()).toBe(20);
+    // The failed attempts stay in the history (not charged); each identifier is charged once.
+    expect(bulkHistory().filter((h) => h.http_status === 503)).toHaveLength(4);
+    expect(expectEachItemOnce(job.id)).toBe(20);
+  });
+
+  it('never charges an item twice when two processes run the same job at once', async () => {
+    f.addCredits('cbu', 10_000);
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'twice.txt', content: bulkList(directory.numbers).text });
+    // A second core on the same data directory: another connection, like the CLI next to the server.
+    const other: Titular = openTitular({ dataDir: f.dataDir, keyProvider: headlessKeyProvider(f.dataDir, {}) });
+    try {
+      const [a, b] = await Promise.all([f.titular.bulk.run(f.orgId, job.id, { concurrency: 8 }), other.bulk.run(f.orgId, job.id, { concurrency: 8 })]);
+      expect(a.error).toBeNull();
+      expect(b.error).toBeNull();
+      expect(a.lookedUp + b.lookedUp).toBe(300);
+    } finally {
+      other.close();
+    }
+    expect(consumptions()).toBe(300);
+    expect(expectEachItemOnce(job.id)).toBe(300);
+    expect(f.titular.bulk.get(f.orgId, job.id)).toMatchObject({ status: 'completed', progress: { done: 300, charged: 300 } });
+  });
+
+  it('closing the core pauses a running job; a new core resumes it where it stopped', async () => {
+    f.addCredits('cbu', 10_000);
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'c.txt', content: bulkList(directory.numbers).text });
+    const other = openTitular({ dataDir: f.dataDir, keyProvider: headlessKeyProvider(f.dataDir, {}) });
+    let closed = false;
+    const run = other.bulk.run(f.orgId, job.id, {
+      concurrency: 4,
+      progressIntervalMs: 0,
+      onProgress: (p) => {
+        if (p.done >= 20 && !closed) {
+          closed = true;
+          other.close();
+        }
+      },
+    });
+    await run.catch(() => undefined);
+    const view = f.titular.bulk.get(f.orgId, job.id);
+    expect(view.status).toBe('paused');
+    expect(view.progress.done).toBeGreaterThanOrEqual(20);
+    expect(view.progress.done).toBeLessThan(300);
+    expect(consumptions()).toBe(view.progress.done);
+    const resumed = await f.titular.bulk.run(f.orgId, job.id);
+    expect(resumed.end).toBe('completed');
+    expect(consumptions()).toBe(300);
+    expect(expectEachItemOnce(job.id)).toBe(300);
+  });
+});
+
+describe('credit report jobs', () => {
+  it('look up each CUIT/CUIL once with the informes credits', async () => {
+    f.addCredits('informes', 10);
+    const content = ['20-28765432-5', '20287654325', '30-71234567-1', '30-50001234-6', '20-12345678-0'].join('\n');
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'informes', name: 'cuits.txt', content });
+    expect(job).toMatchObject({ totalRows: 5, totalItems: 3, invalidRows: 1, duplicateRows: 1 });
+    const result = await f.titular.bulk.run(f.orgId, job.id);
+    expect(result).toMatchObject({ end: 'completed', progress: { done: 3, charged: 3 } });
+    expect(f.balance('informes')).toBe(7);
+    const types = sqlite().prepare("SELECT DISTINCT input_type, product FROM lookups WHERE source = 'BULK'").all();
+    expect(types).toEqual([{ input_type: 'CUIT', product: 'informes' }]);
+  });
+});
+
+describe('the export', () => {
+  it('has one row per input row in file order, with status, code, holders and the credit on the first row only', async () => {
+    f.addCredits('cbu', 100);
+    const n = directory.numbers;
+    const content = ['identifier;type', `${n[0]};cbu`, `${spaced(n[0]!)};`, `${directory.aliases[1]};alias`, `nadie.tiene.esto;alias`, `${breakCheckDigit(n[2]!)};cbu`, `@SUM(1+1);`, `${n[3]};`].join('\n');
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'e.csv', content });
+    // Before running, every valid row is pending.
+    const before = [...f.titular.bulk.exportCsv(f.orgId, job.id)].join('').trim().split('\r\n');
+    expect(before.slice(1).map((l) => l.split(',')[4])).toEqual(['PENDING', 'PENDING', 'PENDING', 'PENDING', 'INVALID', 'INVALID', 'PENDING']);
+
+    await f.titular.bulk.run(f.orgId, job.id);
+    const lines = [...f.titular.bulk.exportCsv(f.orgId, job.id)].join('').trim().split('\r\n');
+    expect(lines[0]).toBe('row,input,identifier,type,status,http_status,code,message,credit_consumed,duplicate_of_row,holder_names,holder_tax_ids,bank,lookup_id');
+    expect(lines).toHaveLength(8);
+    const cells = lines.slice(1).map(csvCells);
+    expect(cells.map((c) => c.slice(0, 7))).toEqual([
+      ['2', n[0], n[0], 'CBU', 'SUCCESS', '200', ''],
+      ['3', spaced(n[0]!), n[0], 'CBU', 'SUCCESS', '200', ''],
+      ['4', directory.aliases[1], directory.aliases[1], 'ALIAS', 'SUCCESS', '200', ''],
+      ['5', 'nadie.tiene.esto', 'nadie.tiene.esto', 'ALIAS', 'ERROR', '404', 'PA011'],
+      ['6', breakCheckDigit(n[2]!), '', '', 'INVALID', '', ''],
+      // A cell a spreadsheet would run as a formula is neutralized.
+      ['7', "'@SUM(1+1)", '', '', 'INVALID', '', ''],
+      ['8', n[3], n[3], 'CBU', 'SUCCESS', '200', ''],
+    ]);
+    expect(cells.map((c) => [c[8], c[9]])).toEqual([
+      ['1', ''],
+      ['0', '2'],
+      ['1', ''],
+      ['1', ''],
+      ['0', ''],
+      ['0', ''],
+      ['1', ''],
+    ]);
+    expect(cells[0]!.slice(10, 13)).toEqual(['Titular Lote 0', expect.stringMatching(/^27\d{9}$/), 'Banco Santander Argentina S.A.']);
+    expect(cells[0]![13]).toBe(cells[1]![13]);
+  });
+});

@@ -1,0 +1,137 @@
+// The lookup hot path keeps what it read last: a key found by its hash (reused while no other
+// connection has written, PRAGMA data_version) and the balance after its last charge (which lets
+// the 402 pre-check skip a read). These tests change keys and credits behind the server's back,
+// from another connection as the CLI would, after the server has cached them, and check that the
+// very next request sees the change and that nothing is ever charged below zero.
+import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { auth, createFixture, type Fixture } from '../support/fixture';
+import { DIR, DIRECTORY_CSV } from '../support/directory-data';
+import { checkLedgerInvariants } from '../support/invariants';
+import { createKeyWithId, expectError } from '../support/http-helpers';
+import { openTitular } from '../../src/main/core/titular';
+import { DATABASE_FILE } from '../../src/main/core/titular';
+import { headlessKeyProvider } from '../../src/main/headless/config';
+
+let f: Fixture | undefined;
+afterEach(async () => {
+  await f?.close();
+  f = undefined;
+});
+
+async function setup(credits = 100): Promise<Fixture> {
+  f = await createFixture({ credits: { cbu: credits } });
+  f.importDirectory(DIRECTORY_CSV);
+  return f;
+}
+
+const lookup = (fx: Fixture, secret: string) =>
+  fx.app.inject({ method: 'GET', url: `/api/v1/lookup?identifier=${DIR.individual.cbu}&type=cbu`, headers: auth(secret) });
+
+/** Runs SQL on the data directory's database through a connection of its own (another process's view). */
+function otherConnection(fx: Fixture, run: (db: Database.Database) => void): void {
+  const db = new Database(path.join(fx.dataDir, DATABASE_FILE));
+  try {
+    db.pragma('busy_timeout = 5000');
+    run(db);
+  } finally {
+    db.close();
+  }
+}
+
+const historyRows = (fx: Fixture) => (fx.titular.database.sqlite.prepare('SELECT COUNT(*) AS n FROM lookups').get() as { n: number }).n;
+
+describe('key changes made by another connection apply to the next request, even for a key in use', () => {
+  it('a scope removed elsewhere: 200, then 403 FORBIDDEN', async () => {
+    const fx = await setup();
+    const { secret, id } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    expect((await lookup(fx, secret)).statusCode).toBe(200);
+    expect((await lookup(fx, secret)).statusCode).toBe(200);
+    otherConnection(fx, (db) => db.prepare("UPDATE api_keys SET scopes = 'balance' WHERE id = ?").run(id));
+    expectError(await lookup(fx, secret), 403, 'FORBIDDEN');
+  });
+
+  it('an IP whitelist set elsewhere: 200, then 403 for a caller outside it', async () => {
+    const fx = await setup();
+    const { secret, id } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    expect((await lookup(fx, secret)).statusCode).toBe(200);
+    otherConnection(fx, (db) => db.prepare('UPDATE api_keys SET ip_whitelist = ? WHERE id = ?').run(JSON.stringify(['10.9.8.7']), id));
+    expectError(await lookup(fx, secret), 403, 'FORBIDDEN');
+  });
+
+  it('a rotation by another process: the old secret fails on the next request, the new one works', async () => {
+    const fx = await setup();
+    const { secret, id } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    expect((await lookup(fx, secret)).statusCode).toBe(200);
+    const cli = openTitular({ dataDir: fx.dataDir, keyProvider: headlessKeyProvider(fx.dataDir, {}) });
+    let rotated: string;
+    try {
+      rotated = cli.keys.rotate(fx.orgId, id, fx.adminId).secret;
+    } finally {
+      cli.close();
+    }
+    expectError(await lookup(fx, secret), 401, 'UNAUTHORIZED');
+    expect((await lookup(fx, rotated)).statusCode).toBe(200);
+  });
+
+  it('an expiry set elsewhere to a past instant: 401 on the next request', async () => {
+    const fx = await setup();
+    const { secret, id } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    expect((await lookup(fx, secret)).statusCode).toBe(200);
+    otherConnection(fx, (db) => db.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').run(Date.now() - 1000, id));
+    expectError(await lookup(fx, secret), 401, 'UNAUTHORIZED');
+  });
+
+  it('a rate limit lowered elsewhere applies to the next requests', async () => {
+    const fx = await setup();
+    const { secret, id } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    expect((await lookup(fx, secret)).headers['ratelimit-limit']).toBe('2000');
+    otherConnection(fx, (db) => db.prepare('UPDATE api_keys SET rate_limit_burst = 1, rate_limit_per_second = 1 WHERE id = ?').run(id));
+    const next = await lookup(fx, secret);
+    expect(next.headers['ratelimit-limit']).toBe('1');
+    expectError(await lookup(fx, secret), 429, 'RATE_LIMITED');
+  });
+});
+
+describe('the credit pre-check after this process has charged', () => {
+  it('credits spent elsewhere while the server last saw some left: 402, nothing charged or recorded', async () => {
+    const fx = await setup(5);
+    const { secret } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    const first = await lookup(fx, secret);
+    expect(first.json().credits_remaining).toBe(4);
+    const rows = historyRows(fx);
+    // Another process spends the remaining 4 credits (as its own lookups would).
+    otherConnection(fx, (db) =>
+      db
+        .prepare("UPDATE credit_balances SET balance = 0, total_consumed = total_consumed + 4 WHERE org_id = ? AND product = 'cbu'")
+        .run(fx.orgId),
+    );
+    const res = await lookup(fx, secret);
+    expectError(res, 402, 'INSUFFICIENT_CREDITS');
+    expect(res.json().credits_remaining).toBe(0);
+    expect(historyRows(fx)).toBe(rows);
+    expect(fx.balance('cbu')).toBe(0);
+    // Invalid input at zero balance is still 402 (the credit check outranks validation).
+    const invalid = await fx.app.inject({ method: 'GET', url: '/api/v1/lookup?identifier=123&type=cbu', headers: auth(secret) });
+    expectError(invalid, 402, 'INSUFFICIENT_CREDITS');
+    expect(historyRows(fx)).toBe(rows);
+  });
+
+  it('after the balance reached 0 here, a purchase by another process is usable on the next request', async () => {
+    const fx = await setup(1);
+    const { secret } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    expect((await lookup(fx, secret)).json().credits_remaining).toBe(0);
+    expectError(await lookup(fx, secret), 402, 'INSUFFICIENT_CREDITS');
+    const cli = openTitular({ dataDir: fx.dataDir, keyProvider: headlessKeyProvider(fx.dataDir, {}) });
+    try {
+      cli.ledger.addPurchase({ orgId: fx.orgId, product: 'cbu', amount: 3, userId: fx.adminId });
+    } finally {
+      cli.close();
+    }
+    const res = await lookup(fx, secret);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().credits_remaining).toBe(2);
+    checkLedgerInvariants(fx.titular.database.sqlite);
+  });
+});
