@@ -71,6 +71,14 @@ test('paste a list, review it, run it to 100 % and export the results', async ({
   expect(await page.getByTestId('bulk-job-row').count()).toBeGreaterThanOrEqual(2);
   await expect(page.locator(`[data-testid="bulk-job-row"][data-job-id="${await panel.getAttribute('data-job-id')}"]`)).toContainText('Completado');
 
+  // The picture: the finished batch selected, the list below (before the export's toast).
+  await panel.getByTestId('bulk-invalid-toggle').click();
+  await expect(panel.getByTestId('bulk-invalid-table')).toHaveCount(0);
+  await expect(page.locator('.skeleton')).toHaveCount(0);
+  await page.mouse.move(0, 0);
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path: SCREENSHOT, fullPage: false, animations: 'disabled', caret: 'hide' });
+
   // The export: one row per pasted line, in order, with status and code.
   const downloading = page.waitForEvent('download');
   await panel.getByTestId('bulk-export').click();
@@ -87,13 +95,6 @@ test('paste a list, review it, run it to 100 % and export the results', async ({
   // Two batches of 3 and 6 distinct identifiers: 9 credits, visible in Saldo.
   await goTo(page, 'saldo');
   await expect.poll(() => readBalance(page, 'cbu')).toBe(before - 9);
-
-  // The picture: the finished batch selected, the list below.
-  await goTo(page, 'lotes');
-  await expect(page.locator('[data-testid="bulk-panel"]')).toHaveAttribute('data-status', 'completed');
-  await expect(page.locator('.skeleton')).toHaveCount(0);
-  await page.evaluate(() => document.fonts.ready);
-  await page.screenshot({ path: SCREENSHOT, fullPage: false, animations: 'disabled', caret: 'hide' });
 });
 
 test('an operator sees the screen and only their own batches', async ({ page, state }) => {

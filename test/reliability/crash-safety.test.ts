@@ -125,7 +125,7 @@ describe(`crash safety: ${ROUNDS} × SIGKILL under load, restart, check, retry`,
 
       // Restart on the same data directory (the next round's durability setting).
       server = await start(round + 1);
-      const retryClient = new Client(server.url, WORKERS);
+      const retryClient = new Client(server.url, WORKERS, { retryStaleSocket: true });
       const db = openDatabaseFile(prepared.dataDir);
       try {
         checkLedgerInvariants(db);

@@ -107,7 +107,7 @@ export function generatedDirectory(count: number): { csv: string; cbus: string[]
 /** How one request ended: a complete answer, or an error before the answer was complete. */
 export type Outcome =
   | { kind: 'answer'; status: number; headers: http.IncomingHttpHeaders; text: string; sentAt: number; reusedSocket: boolean }
-  | { kind: 'error'; error: string; sentAt: number };
+  | { kind: 'error'; error: string; sentAt: number; staleSocket?: boolean };
 
 export interface RequestSpec {
   method?: string;
@@ -118,18 +118,31 @@ export interface RequestSpec {
   localAddress?: string;
 }
 
-/** A keep-alive client with room for `sockets` requests in flight at once. */
+/**
+ * A keep-alive client with room for `sockets` requests in flight at once. With `retryStaleSocket`,
+ * a request that fails at once on a reused connection the server had just closed as idle (its
+ * keep-alive timeout) is sent again on a new one — the server never read it. Off where a failure
+ * is the point (a killed server).
+ */
 export class Client {
   readonly agent: http.Agent;
   readonly #base: URL;
+  readonly #retryStaleSocket: boolean;
 
-  constructor(baseUrl: string, sockets: number) {
+  constructor(baseUrl: string, sockets: number, options: { retryStaleSocket?: boolean } = {}) {
     this.#base = new URL(baseUrl);
     this.agent = new http.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets, scheduling: 'fifo' });
+    this.#retryStaleSocket = options.retryStaleSocket ?? false;
   }
 
   /** Sends one request; `sentAt` (performance.now()) is taken just before its bytes are written. */
-  send(spec: RequestSpec): Promise<Outcome> {
+  async send(spec: RequestSpec): Promise<Outcome> {
+    const outcome = await this.#sendOnce(spec);
+    if (this.#retryStaleSocket && outcome.kind === 'error' && outcome.staleSocket) return this.#sendOnce(spec);
+    return outcome;
+  }
+
+  #sendOnce(spec: RequestSpec): Promise<Outcome> {
     return new Promise((resolve) => {
       const headers: Record<string, string | number> = { ...spec.headers };
       if (spec.body !== undefined) headers['content-length'] = Buffer.byteLength(spec.body);
@@ -146,7 +159,10 @@ export class Client {
           res.on('aborted', () => resolve({ kind: 'error', error: 'aborted', sentAt }));
         },
       );
-      req.on('error', (error) => resolve({ kind: 'error', error: error.message, sentAt }));
+      req.on('error', (error: Error & { code?: string }) =>
+        // No response had started: on a reused socket with ECONNRESET, the server closed it as idle.
+        resolve({ kind: 'error', error: error.message, sentAt, staleSocket: req.reusedSocket && error.code === 'ECONNRESET' }),
+      );
       req.end(spec.body);
     });
   }

@@ -84,7 +84,7 @@ describe('revocation and rotation take effect on the very next request, under lo
     f.importDirectory(DIRECTORY_CSV);
     const { key, secret } = f.titular.keys.create({ orgId: f.orgId, ownerUserId: f.adminId, actorUserId: f.adminId, product: 'cbu', scopes: ['lookup'], environment: 'live', rateLimitPerSecond: 10_000 });
     await f.app.listen({ host: '127.0.0.1', port: 0 });
-    const client = new Client(`http://127.0.0.1:${(f.app.server.address() as AddressInfo).port}`, IN_FLIGHT * 2);
+    const client = new Client(`http://127.0.0.1:${(f.app.server.address() as AddressInfo).port}`, IN_FLIGHT * 2, { retryStaleSocket: true });
     const fx = f;
 
     let answers = 0;
@@ -125,7 +125,7 @@ describe('revocation and rotation take effect on the very next request, under lo
     f.importDirectory(DIRECTORY_CSV);
     const { key, secret: oldSecret } = f.titular.keys.create({ orgId: f.orgId, ownerUserId: f.adminId, actorUserId: f.adminId, product: 'cbu', scopes: ['lookup'], environment: 'live', rateLimitPerSecond: 10_000 });
     await f.app.listen({ host: '127.0.0.1', port: 0 });
-    const client = new Client(`http://127.0.0.1:${(f.app.server.address() as AddressInfo).port}`, IN_FLIGHT * 2);
+    const client = new Client(`http://127.0.0.1:${(f.app.server.address() as AddressInfo).port}`, IN_FLIGHT * 2, { retryStaleSocket: true });
     const fx = f;
 
     let answers = 0;
@@ -212,7 +212,7 @@ describe('server process with --log; the CLI revokes and rotates under load; no 
       directoryCsv: DIRECTORY_CSV,
     });
     const server = await startServer(['--port', '0', '--data-dir', prepared.dataDir, '--log']);
-    const client = new Client(server.url, IN_FLIGHT * 2);
+    const client = new Client(server.url, IN_FLIGHT * 2, { retryStaleSocket: true });
     const { toRevoke, toRotate, bystander, sandbox, informes } = prepared.keys;
     const secrets = [toRevoke.secret, toRotate.secret, bystander.secret, sandbox.secret, informes.secret];
     const bodies: string[] = [];
@@ -469,7 +469,7 @@ describe('IP whitelist', () => {
 
     // Over real sockets: the peer address the kernel reports is what counts.
     await f.app.listen({ host: '127.0.0.1', port: 0 });
-    const client = new Client(`http://127.0.0.1:${(f.app.server.address() as AddressInfo).port}`, 4);
+    const client = new Client(`http://127.0.0.1:${(f.app.server.address() as AddressInfo).port}`, 4, { retryStaleSocket: true });
     try {
       const from = async (secret: string, localAddress: string) => client.send({ path: url, headers: { ...bearer(secret), 'x-forwarded-for': '127.0.0.2' }, localAddress });
       expect(statusOf(await from(onlyTwo.secret, '127.0.0.2'))).toBe(200);

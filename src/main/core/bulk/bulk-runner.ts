@@ -40,6 +40,8 @@ export interface BulkRunResult {
   lookedUp: number;
   /** A failure that stopped the run (database error...), not a lookup outcome. */
   error: Error | null;
+  /** Wall time of this run, from the first dispatch to the final status. */
+  durationMs: number;
 }
 
 export class BulkRunner {
@@ -74,6 +76,7 @@ export class BulkRunner {
   async run(): Promise<BulkRunResult> {
     const { store } = this.deps;
     const jobId = this.job.id;
+    const started = performance.now();
     store.setStatus(jobId, 'running', Date.now());
     this.#counts = store.counts(jobId);
     this.#meter.sample(0);
@@ -116,7 +119,7 @@ export class BulkRunner {
       this.#error ??= error instanceof Error ? error : new Error(String(error));
     }
     emit(true);
-    return { jobId, end, progress: this.progress(), lookedUp: this.#lookedUp, error: this.#error };
+    return { jobId, end, progress: this.progress(), lookedUp: this.#lookedUp, error: this.#error, durationMs: Math.round(performance.now() - started) };
   }
 
   #end(): BulkRunEnd {

@@ -12,6 +12,10 @@
 // waits on the disk. Every other write on the connection keeps SQLite's own FULL behaviour.
 import type Database from 'better-sqlite3';
 import { close, fdatasync, open } from 'node:fs';
+import { ensureCheckpointer } from './wal-checkpointer';
+
+/** Writes after which a sustained load is assumed and checkpoints move off the event loop. */
+const BACKGROUND_CHECKPOINT_AFTER = 1000;
 
 interface Pending {
   run: () => unknown;
@@ -25,6 +29,8 @@ export type WalSync = (walFile: string, done: (error: Error | null) => void) => 
 export interface CommitQueueOptions {
   /** Replaces the fdatasync of the WAL in durable mode (tests control when it completes). */
   syncWal?: WalSync;
+  /** Checkpoint from a worker thread once writes keep coming (default: for file databases in WAL mode). */
+  backgroundCheckpoints?: boolean;
 }
 
 /** Waiters released by a WAL flush: committed writes, and barriers of answers read from the database. */
@@ -42,6 +48,8 @@ export class CommitQueue {
   readonly #strict: Database.Statement | null;
   #syncing = false;
   #awaitingSync: Settle[] = [];
+  readonly #backgroundCheckpoints: boolean;
+  #writesSinceCheckpointerCheck = 0;
 
   constructor(
     private readonly sqlite: Database.Database,
@@ -63,6 +71,8 @@ export class CommitQueue {
     this.#relaxed = durable ? sqlite.prepare('PRAGMA synchronous = NORMAL') : null;
     this.#strict = durable ? sqlite.prepare('PRAGMA synchronous = FULL') : null;
     this.#syncWal = options.syncWal ?? fdatasyncFile;
+    this.#backgroundCheckpoints =
+      (options.backgroundCheckpoints ?? true) && !sqlite.memory && sqlite.pragma('journal_mode', { simple: true }) === 'wal';
   }
 
   /** True when answers wait for the WAL to reach the disk (synchronous=FULL). */
@@ -111,6 +121,13 @@ export class CommitQueue {
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;
+    }
+    if (this.#backgroundCheckpoints) {
+      this.#writesSinceCheckpointerCheck += batch.length;
+      if (this.#writesSinceCheckpointerCheck >= BACKGROUND_CHECKPOINT_AFTER) {
+        this.#writesSinceCheckpointerCheck = 0;
+        ensureCheckpointer(this.sqlite);
+      }
     }
     if (!this.#walFile) {
       results.forEach((result, i) => settle(batch[i]!, result));

@@ -5,6 +5,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import path from 'node:path';
 import * as schema from './schema';
 import { findUpwards } from '../paths';
+import { stopCheckpointer } from './wal-checkpointer';
 
 export type Db = BetterSQLite3Database<typeof schema>;
 
@@ -50,6 +51,7 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
       sqlite,
       db,
       close: () => {
+        stopCheckpointer(sqlite);
         if (sqlite.open) sqlite.close();
       },
     };

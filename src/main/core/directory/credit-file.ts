@@ -142,7 +142,7 @@ class ReportCollector {
     this.#pending(taxId, line).invalid = true;
   }
 
-  has(taxId: string): PendingReport | undefined {
+  find(taxId: string): PendingReport | undefined {
     return this.#reports.get(taxId);
   }
 
@@ -394,7 +394,7 @@ function csvRowProblems(record: CsvRecord, columns: ColumnIndex, width: number, 
   if (kind !== undefined) {
     const foreign = FOREIGN_COLUMNS[kind].filter((column) => field(column).trim() !== '');
     if (foreign.length > 0) problems.push(`${foreign.join(', ')} must be empty on a ${kind} row`);
-    entry = csvEntry(kind, field, subject?.period ?? null, ref, today, problems);
+    entry = csvEntry(kind, field, ref, today, problems);
   }
   if (problems.length > 0 || subject === undefined || entry === undefined) {
     if (subject) collector.markInvalid(subject.taxId, record.line);
@@ -406,7 +406,6 @@ function csvRowProblems(record: CsvRecord, columns: ColumnIndex, width: number, 
 function csvEntry(
   kind: 'subject' | 'situation' | 'check',
   field: (column: Column) => string,
-  period: string | null,
   ref: string,
   today: Today,
   problems: string[],
@@ -416,7 +415,7 @@ function csvEntry(
       return { kind, ref };
     case 'situation': {
       const before = problems.length;
-      if (period === null && field('period').trim() === '') problems.push('period is required on a situation row');
+      if (field('period').trim() === '') problems.push('period is required on a situation row');
       const situation = situationFields(
         { code: field('institution_code'), name: field('institution_name'), classification: field('classification'), amount: field('amount'), daysOverdue: field('days_overdue') },
         SITUATION_CSV_LABELS,
@@ -640,7 +639,7 @@ function jsonItemProblems(item: unknown, index: number, collector: ReportCollect
     if (entry) entries.push(entry);
   });
 
-  const earlier = subject === undefined ? undefined : collector.has(subject.taxId.taxId);
+  const earlier = subject === undefined ? undefined : collector.find(subject.taxId.taxId);
   if (subject !== undefined && earlier !== undefined) problems.push(`subject.tax_id ${subject.taxId.formatted} is already on item ${earlier.firstLine}`);
   if (problems.length > 0 || subject === undefined) {
     if (subject) collector.markInvalid(subject.taxId, index);

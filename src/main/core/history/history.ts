@@ -56,6 +56,7 @@ interface Row {
 export class History {
   readonly #insert: Database.Statement<unknown[]>;
   readonly #recordAlone: Database.Transaction<(r: NewLookupRecord) => void>;
+  readonly #readPage: Database.Transaction<(scope: HistoryScope, query: HistoryQuery) => HistoryResponse>;
   readonly #counts: DailyCounts;
   readonly #pageCache = new Map<string, Database.Statement<unknown[]>>();
 
@@ -67,6 +68,7 @@ export class History {
     );
     this.#counts = new DailyCounts(sqlite);
     this.#recordAlone = sqlite.transaction((r: NewLookupRecord) => this.#write(r));
+    this.#readPage = sqlite.transaction((scope: HistoryScope, query: HistoryQuery) => this.#page(scope, query));
   }
 
   /**
@@ -101,7 +103,15 @@ export class History {
     this.#counts.increment(r);
   }
 
+  /**
+   * One page and the total. The counters, edge counts and rows are read in one transaction, so they
+   * agree even while another process (the CLI, a second window) appends lookups.
+   */
   page(scope: HistoryScope, query: HistoryQuery): HistoryResponse {
+    return this.#readPage(scope, query);
+  }
+
+  #page(scope: HistoryScope, query: HistoryQuery): HistoryResponse {
     const lo = query.from ?? EARLIEST_MS;
     const hi = query.to ?? LATEST_MS;
     const offset = (query.page - 1) * query.per_page;

@@ -104,7 +104,7 @@ async function runJob(ctx: SessionContext, job: BulkJobView, extra: Record<strin
   if (target) writeExport(ctx, job.id, target);
 
   if (out.json) {
-    out.data({ ...extra, job: after, run: { end: result.end, lookedUp: result.lookedUp, error: result.error?.message ?? null }, export: target });
+    out.data({ ...extra, job: after, run: { end: result.end, lookedUp: result.lookedUp, durationMs: result.durationMs, error: result.error?.message ?? null }, export: target });
   } else {
     const p = after.progress;
     const counts = `found ${count(p.found)}, not found ${count(p.notFound)}, errors ${count(p.errors)}; ${count(p.charged)} credits charged in total`;
