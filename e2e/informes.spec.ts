@@ -101,3 +101,18 @@ test('a valid CUIT without a report: PA011, and the credit it used is shown', as
   await expect(error.getByTestId('credits-left')).toContainText(`Te quedan ${(before - 1).toLocaleString('es-AR')} créditos de Informe Crediticio`);
   await expect(page.getByTestId('report-result')).toHaveCount(0);
 });
+
+test('Historial shows credit reports under their own product view', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'consulta');
+  await requestReport(page, REPORTS.clean.taxId);
+  await goTo(page, 'historial');
+  await page.getByTestId('history-product-informes').click();
+  await expect(page.getByTestId('history-product-informes')).toHaveAttribute('aria-checked', 'true');
+  const row = page.getByTestId('history-row').first();
+  await expect(row).toContainText(REPORTS.clean.taxId.replace(/-/g, ''));
+  // The account-lookup view lists no CUIT.
+  await page.getByTestId('history-product-cbu').click();
+  await expect(page.getByTestId('history-product-cbu')).toHaveAttribute('aria-checked', 'true');
+  await expect(page.locator('.skeleton')).toHaveCount(0);
+  await expect(page.getByTestId('history-row').filter({ hasText: REPORTS.clean.taxId.replace(/-/g, '') })).toHaveCount(0);
+});

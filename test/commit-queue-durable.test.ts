@@ -3,7 +3,7 @@
 // The flush is injected here so the tests decide when it completes; one test uses the real one.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CommitQueue, type WalSync } from '../src/main/core/db/commit-queue';
@@ -31,6 +31,19 @@ function manualSync() {
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+/** Commit frames in the WAL since its last reset: one per committed write transaction. */
+function commitFrames(): number {
+  const wal = readFileSync(`${file}-wal`);
+  const pageSize = wal.readUInt32BE(8);
+  const salt = [wal.readUInt32BE(16), wal.readUInt32BE(20)];
+  let commits = 0;
+  for (let offset = 32; offset + 24 + pageSize <= wal.length; offset += 24 + pageSize) {
+    if (wal.readUInt32BE(offset + 8) !== salt[0] || wal.readUInt32BE(offset + 12) !== salt[1]) break;
+    if (wal.readUInt32BE(offset + 4) !== 0) commits++;
+  }
+  return commits;
+}
+
 const committedRows = () => (reader.prepare('SELECT COUNT(*) AS n FROM items').get() as { n: number }).n;
 const insert = (id: number) => writer.prepare('INSERT INTO items (id, label) VALUES (?, ?)').run(id, `item ${id}`);
 
@@ -50,6 +63,7 @@ beforeEach(() => {
   writer = new Database(file);
   writer.pragma('journal_mode = WAL');
   writer.pragma('synchronous = FULL');
+  writer.pragma('wal_autocheckpoint = 0'); // keep every frame in the WAL for counting commits
   writer.exec('CREATE TABLE items (id INTEGER PRIMARY KEY, label TEXT NOT NULL)');
   reader = new Database(file, { readonly: true });
 });
@@ -91,30 +105,49 @@ describe('CommitQueue with synchronous=FULL', () => {
     expect(write).toMatchObject({ settled: true, value: expect.objectContaining({ changes: 1 }) });
   });
 
-  it('batches committed while a flush runs wait for the next one, which covers them all', async () => {
+  it('writes queued while a flush runs are committed together when it ends, and covered by the next flush', async () => {
     const disk = manualSync();
     const queue = new CommitQueue(writer, { syncWal: disk.sync });
+    const walCommitsBefore = commitFrames();
     const first = track(queue.enqueue(() => insert(1)));
     await tick();
     expect(disk.calls).toHaveLength(1);
-    // Two more batches commit during the first flush; neither starts a flush of its own yet.
+    expect(commitFrames() - walCommitsBefore).toBe(1);
+    // Two more turns queue writes during the first flush: nothing is committed or flushed for them yet.
     const second = track(queue.enqueue(() => insert(2)));
     await tick();
     const third = track(queue.enqueue(() => insert(3)));
     await tick();
-    expect(committedRows()).toBe(3);
+    expect(committedRows()).toBe(1);
     expect(disk.calls).toHaveLength(1);
 
     disk.finish();
     await tick();
     expect(first.settled).toBe(true);
-    expect(second.settled || third.settled).toBe(false);
-    // One flush for both later batches.
+    // Both committed in one transaction the moment the first flush ended, and one flush covers them.
+    expect(committedRows()).toBe(3);
+    expect(commitFrames() - walCommitsBefore).toBe(2);
     expect(disk.calls).toHaveLength(1);
+    expect(second.settled || third.settled).toBe(false);
     disk.finish();
     await tick();
     expect(second.settled && third.settled).toBe(true);
     expect(disk.calls).toHaveLength(0);
+  });
+
+  it('flush() still commits at once while a WAL flush runs (shutdown)', async () => {
+    const disk = manualSync();
+    const queue = new CommitQueue(writer, { syncWal: disk.sync });
+    const first = track(queue.enqueue(() => insert(1)));
+    await tick();
+    const second = track(queue.enqueue(() => insert(2)));
+    queue.flush();
+    expect(committedRows()).toBe(2);
+    disk.finish();
+    await tick();
+    disk.finish();
+    await tick();
+    expect(first.settled && second.settled).toBe(true);
   });
 
   it('the connection stays FULL for writes outside the queue', async () => {

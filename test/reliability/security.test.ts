@@ -6,9 +6,11 @@
 //     (`--log`), or any response body or header — also when a client pastes the key in the wrong
 //     place (URL path, query, identifier, Idempotency-Key);
 //   - the Host guard refuses every name that is not loopback, including look-alikes;
-//   - a key's IP whitelist refuses other addresses (X-Forwarded-For does not help).
+//   - a key's IP whitelist refuses other addresses (X-Forwarded-For does not help);
+//   - a revoke, rotate or purchase from a second process does not fail while the server commits.
 // Requests come from many loopback addresses (127.0.x.y), so the per-address throttle of repeated
 // 401s does not turn the answers after a revocation into 429s.
+import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -163,6 +165,31 @@ describe('revocation and rotation take effect on the very next request, under lo
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Another process that takes the database's write lock (BEGIN IMMEDIATE and a write), resolves
+ * once it holds it, and commits `holdMs` later — what the server does on every group commit.
+ */
+function holdWriteLock(file: string, holdMs: number): Promise<{ committed: Promise<boolean> }> {
+  const script = `
+    const Database = require('better-sqlite3');
+    const db = new Database(${JSON.stringify(file)});
+    db.pragma('busy_timeout = 5000');
+    db.exec('BEGIN IMMEDIATE');
+    db.prepare("INSERT INTO settings (key, value) VALUES ('race.probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(String(Date.now()));
+    process.stdout.write('locked\\n');
+    setTimeout(() => { db.exec('COMMIT'); db.close(); process.stdout.write('committed\\n'); }, ${holdMs});`;
+  const child = spawn(process.execPath, ['-e', script], { cwd: path.resolve(__dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const committed = new Promise<boolean>((resolve) => child.on('exit', () => resolve(out.includes('committed'))));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('locked')) resolve({ committed });
+    });
+    child.on('exit', (code) => reject(new Error(`writer exited with ${code} before locking`)));
+  });
+}
+
 /** Every form in which a secret could sit in bytes: the key and its random part, UTF-8, UTF-16LE, hex, base64. */
 function needles(secrets: string[]): { label: string; bytes: Buffer }[] {
   return secrets.flatMap((secret) =>
@@ -216,6 +243,9 @@ describe('server process with --log; the CLI revokes and rotates under load; no 
     const { toRevoke, toRotate, bystander, sandbox, informes } = prepared.keys;
     const secrets = [toRevoke.secret, toRotate.secret, bystander.secret, sandbox.secret, informes.secret];
     const bodies: string[] = [];
+    // A failing CLI run ends the load at once (the test then reports its stderr).
+    const cliRuns: Awaited<ReturnType<typeof runCli>>[] = [];
+    const cliFailed = () => cliRuns.some((run) => run.code !== 0);
     try {
       // Revocation by another process, while IN_FLIGHT requests are in flight.
       let revokedAt = Infinity;
@@ -227,20 +257,21 @@ describe('server process with --log; the CLI revokes and rotates under load; no 
         client,
         IN_FLIGHT,
         (worker) => (worker % 4 === 0 ? { spec: lookupSpec(bystander.secret, worker), tag: 'bystander' } : { spec: lookupSpec(toRevoke.secret, worker), tag: 'victim' }),
-        (worker) => afterRevoke >= 2 * IN_FLIGHT || revokeRefusals.exhausted(worker),
+        (worker) => afterRevoke >= 2 * IN_FLIGHT || revokeRefusals.exhausted(worker) || cliFailed(),
         (worker, outcome) => {
           revokeRefusals.count(worker, outcome);
           if (++answers === IN_FLIGHT && !revoking) {
             revoking = runCli(['keys', 'revoke', toRevoke.id, '--data-dir', prepared.dataDir, '--json']).then((run) => {
-              expect(run.code, run.stderr).toBe(0);
-              expect(JSON.parse(run.stdout)).toMatchObject({ id: toRevoke.id, status: 'revoked' });
-              revokedAt = performance.now();
+              cliRuns.push(run);
+              if (run.code === 0) revokedAt = performance.now();
             });
           }
           if (revokedAt !== Infinity) afterRevoke++;
         },
       );
       await revoking;
+      expect(cliRuns[0], cliRuns[0]?.stderr).toMatchObject({ code: 0 });
+      expect(JSON.parse(cliRuns[0]!.stdout)).toMatchObject({ id: toRevoke.id, status: 'revoked' });
       expect(revokeRun.every((r) => r.outcome.kind === 'answer')).toBe(true);
       expect(expectRefusedAfter(revokeRun, 'victim', revokedAt)).toBeGreaterThan(IN_FLIGHT);
       // The load really ran while the CLI worked: the victim was served before the revocation.
@@ -259,22 +290,23 @@ describe('server process with --log; the CLI revokes and rotates under load; no 
         IN_FLIGHT,
         // Other addresses than the revocation run's (their failure budget is spent).
         (worker) => (rotated && worker % 2 ? { spec: lookupSpec(rotated, IN_FLIGHT + worker), tag: 'new' } : { spec: lookupSpec(toRotate.secret, IN_FLIGHT + worker), tag: 'old' }),
-        (worker) => afterRotate >= 2 * IN_FLIGHT || rotateRefusals.exhausted(worker),
+        (worker) => afterRotate >= 2 * IN_FLIGHT || rotateRefusals.exhausted(worker) || cliFailed(),
         (worker, outcome) => {
           rotateRefusals.count(worker, outcome);
           if (++answers === IN_FLIGHT && !rotating) {
             rotating = runCli(['keys', 'rotate', toRotate.id, '--data-dir', prepared.dataDir, '--json']).then((run) => {
-              expect(run.code, run.stderr).toBe(0);
-              const out = JSON.parse(run.stdout) as { id: string; key: string };
-              expect(out.id).toBe(toRotate.id);
+              cliRuns.push(run);
+              if (run.code !== 0) return;
               rotatedAt = performance.now();
-              rotated = out.key;
+              rotated = (JSON.parse(run.stdout) as { key: string }).key;
             });
           }
           if (rotatedAt !== Infinity) afterRotate++;
         },
       );
       await rotating;
+      expect(cliRuns[1], cliRuns[1]?.stderr).toMatchObject({ code: 0 });
+      expect(JSON.parse(cliRuns[1]!.stdout)).toMatchObject({ id: toRotate.id });
       expect(rotated).toMatch(/^sk_live_[A-Za-z0-9]{32}$/);
       secrets.push(rotated!);
       expect(expectRefusedAfter(rotateRun, 'old', rotatedAt)).toBeGreaterThan(IN_FLIGHT / 2);
@@ -322,6 +354,34 @@ describe('server process with --log; the CLI revokes and rotates under load; no 
       db.close();
     }
     rmSync(prepared.dataDir, { recursive: true, force: true });
+  });
+
+  it('a revoke, rotate or purchase from a second process succeeds while another process is committing', async () => {
+    // The server commits lookups continuously; the CLI's transaction must not fail because its
+    // read snapshot went stale (SQLITE_BUSY_SNAPSHOT) when a lookup committed in between. Here a
+    // writer process holds the write lock, and commits 300 ms later, while the change waits.
+    f = await createFixture({ credits: { cbu: 10 } });
+    const fx = f;
+    const toRevoke = fx.titular.keys.create({ orgId: fx.orgId, ownerUserId: fx.adminId, actorUserId: fx.adminId, product: 'cbu', scopes: ['lookup'], environment: 'live' });
+    const toRotate = fx.titular.keys.create({ orgId: fx.orgId, ownerUserId: fx.adminId, actorUserId: fx.adminId, product: 'cbu', scopes: ['lookup'], environment: 'live' });
+    const changes: [string, () => unknown][] = [
+      ['revoke', () => fx.titular.keys.revoke(fx.orgId, toRevoke.key.id, fx.adminId)],
+      ['rotate', () => fx.titular.keys.rotate(fx.orgId, toRotate.key.id, fx.adminId)],
+      ['purchase', () => fx.titular.ledger.addPurchase({ orgId: fx.orgId, product: 'cbu', amount: 5, reference: 'INV-RACE', userId: fx.adminId })],
+    ];
+    for (const [label, change] of changes) {
+      const writer = await holdWriteLock(path.join(fx.dataDir, 'titular.db'), 300);
+      let error: unknown = null;
+      try {
+        change();
+      } catch (caught) {
+        error = caught;
+      }
+      expect(await writer.committed, `${label}: the writer committed`).toBe(true);
+      expect(error === null ? null : String(error), label).toBeNull();
+    }
+    expect(fx.titular.keys.get(fx.orgId, toRevoke.key.id).status).toBe('revoked');
+    expect(fx.balance('cbu')).toBe(15);
   });
 
   it('a key pasted as the identifier is stored masked; as an Idempotency-Key it is refused (400, not charged)', async () => {

@@ -53,6 +53,8 @@ export const auditEntrySchema = z.object({
 
 /** The history filter of the desktop: the contract's filters plus a text search on the identifier. */
 export const historyFilterSchema = z.object({
+  /** Which product's lookups (default `cbu`: account lookups; `informes`: credit reports). */
+  product: productSlugSchema.optional(),
   from: z.string().optional(),
   to: z.string().optional(),
   status: lookupStatusSchema.optional(),

@@ -11,8 +11,7 @@
 //   out_of_credits  a lookup answered 402: nothing more is dispatched, the rest stays pending
 //   paused          stopped by the caller (pause, Ctrl-C, shutdown), or items answered GE500 remain
 //   cancelled       stopped by the caller for good
-import type { LookupAnswer, LookupContext, CommittedOutcome } from '../lookup/lookup-service';
-import type { LookupService } from '../lookup/lookup-service';
+import type { CommittedOutcome, LookupAnswer, LookupContext, LookupService } from '../lookup/lookup-service';
 import type { BulkProgress } from '../../../shared/api/bulk';
 import { BulkItemAlreadyDone, type BulkCounts, type BulkJobRow, type BulkJobStore, type PendingItem } from './bulk-jobs';
 import { RateMeter, progressOf } from './bulk-progress';
@@ -110,9 +109,11 @@ export class BulkRunner {
       this.#error ??= error instanceof Error ? error : new Error(String(error));
     }
 
-    const end = this.#end();
+    let end: BulkRunEnd = 'paused';
     try {
-      if (!this.#error) this.#counts = store.counts(jobId);
+      // The items tell what is done, also what another process running the same job did.
+      this.#counts = store.counts(jobId);
+      end = this.#end();
       store.setStatus(jobId, end, Date.now());
     } catch (error) {
       // The database went away (shutdown): the job keeps the status written by whoever closed it.

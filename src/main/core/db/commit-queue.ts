@@ -48,6 +48,8 @@ export class CommitQueue {
   readonly #strict: Database.Statement | null;
   #syncing = false;
   #awaitingSync: Settle[] = [];
+  /** Writes were queued during a WAL flush: commit them when it ends. */
+  #flushAfterSync = false;
   readonly #backgroundCheckpoints: boolean;
   #writesSinceCheckpointerCheck = 0;
 
@@ -86,7 +88,7 @@ export class CommitQueue {
       this.#pending.push({ run: write, resolve: resolve as (value: unknown) => void, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
-        setImmediate(() => this.flush());
+        setImmediate(() => this.#scheduledFlush());
       }
     });
   }
@@ -104,8 +106,23 @@ export class CommitQueue {
     });
   }
 
+  /**
+   * The turn's flush. In durable mode, while a WAL flush runs, the writes queued meanwhile are kept
+   * and committed together the moment it ends (then flushed by the next one): they would wait for
+   * that next flush anyway, and one large group transaction costs far less than many small ones.
+   */
+  #scheduledFlush(): void {
+    if (this.#syncing) {
+      this.#scheduled = false;
+      this.#flushAfterSync = true;
+      return;
+    }
+    this.flush();
+  }
+
   /** Commits what is queued now (also called on shutdown so nothing queued is dropped). */
   flush(): void {
+    this.#flushAfterSync = false;
     this.#scheduled = false;
     const batch = this.#pending;
     if (batch.length === 0) return;
@@ -154,6 +171,7 @@ export class CommitQueue {
       const lost = error && !((error as NodeJS.ErrnoException).code === 'ENOENT' && !this.sqlite.open) ? error : null;
       this.#syncing = false;
       for (const release of waiting) release(lost);
+      if (this.#flushAfterSync) this.flush(); // commits what queued up meanwhile and starts the next WAL flush
       this.#startSync();
     });
   }

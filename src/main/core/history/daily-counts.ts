@@ -34,7 +34,7 @@ export interface DayCount {
 
 export class DailyCounts {
   readonly #increment: Database.Statement<unknown[]>;
-  readonly #perDay = new Map<string, Database.Statement<unknown[]>>();
+  readonly #statements = new Map<string, Database.Statement<unknown[]>>();
 
   constructor(private readonly sqlite: Database.Database) {
     this.#increment = sqlite.prepare(
@@ -48,27 +48,48 @@ export class DailyCounts {
     this.#increment.run(row.orgId, row.environment, row.product, dayOf(row.createdAt), row.status, row.source);
   }
 
-  /** Rows per day for days firstDay..lastDay (inclusive), newest day first; days without rows are absent. */
-  perDay(filter: DayFilter, firstDay: number, lastDay: number): DayCount[] {
+  /** Rows in days firstDay..lastDay (inclusive). */
+  sum(filter: DayFilter, firstDay: number, lastDay: number): number {
+    const { sql, params } = this.#select('SELECT COALESCE(SUM(count), 0) AS n', filter, firstDay, lastDay, '');
+    return (this.#statement(sql).get(...params) as { n: number }).n;
+  }
+
+  /**
+   * Rows per day for days firstDay..lastDay, newest or oldest day first; days without rows are
+   * absent. Read lazily: a caller that stops early leaves the remaining days unread. The connection
+   * runs no other statement until the iteration ends (better-sqlite3 iterators hold it).
+   */
+  days(filter: DayFilter, firstDay: number, lastDay: number, order: 'newest' | 'oldest'): IterableIterator<DayCount> {
+    const { sql, params } = this.#select(
+      'SELECT day, SUM(count) AS n',
+      filter,
+      firstDay,
+      lastDay,
+      ` GROUP BY day ORDER BY day ${order === 'newest' ? 'DESC' : 'ASC'}`,
+    );
+    return this.#statement(sql).iterate(...params) as IterableIterator<DayCount>;
+  }
+
+  #select(columns: string, filter: DayFilter, firstDay: number, lastDay: number, tail: string): { sql: string; params: unknown[] } {
     const params: unknown[] = [filter.orgId, filter.environment, filter.product, firstDay, lastDay];
-    let extra = '';
+    let where = 'org_id = ? AND environment = ? AND product = ? AND day BETWEEN ? AND ?';
     if (filter.status) {
-      extra += ' AND status = ?';
+      where += ' AND status = ?';
       params.push(filter.status);
     }
     if (filter.source) {
-      extra += ' AND source = ?';
+      where += ' AND source = ?';
       params.push(filter.source);
     }
-    let statement = this.#perDay.get(extra);
+    return { sql: `${columns} FROM lookup_daily_counts INDEXED BY lookup_daily_counts_sum WHERE ${where}${tail}`, params };
+  }
+
+  #statement(sql: string): Database.Statement<unknown[]> {
+    let statement = this.#statements.get(sql);
     if (!statement) {
-      statement = this.sqlite.prepare(
-        `SELECT day, SUM(count) AS n FROM lookup_daily_counts INDEXED BY lookup_daily_counts_sum
-          WHERE org_id = ? AND environment = ? AND product = ? AND day BETWEEN ? AND ?${extra}
-          GROUP BY day ORDER BY day DESC`,
-      );
-      this.#perDay.set(extra, statement);
+      statement = this.sqlite.prepare(sql);
+      this.#statements.set(sql, statement);
     }
-    return statement.all(...params) as DayCount[];
+    return statement;
   }
 }

@@ -8,7 +8,7 @@ import { TitularError } from '../errors';
 import type { StartupGate } from '../startup/startup-gate';
 import { dispatchStartup, isStartupChannel } from '../ipc/startup-handlers';
 import { sendError } from './error-reply';
-import { hostAllowed } from './host-guard';
+import { requestHostAllowed } from './host-guard';
 import { registerStaticUi } from './static-ui';
 import type { BridgeSessions } from './bridge';
 import type { IpcResult } from '../../../shared/ipc/contract';
@@ -18,7 +18,7 @@ export function buildStartupApp(gate: StartupGate, options: { rendererDir: strin
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
-    if (!hostAllowed(request.headers.host, new Set())) {
+    if (!requestHostAllowed(request.raw, new Set())) {
       return sendError(reply, 403, 'FORBIDDEN', 'The Host header must name this machine (127.0.0.1 or localhost)');
     }
   });

@@ -86,12 +86,12 @@ const handlers: { [C in Channel]: Handler<C> } = {
   },
 
   'history.list': (titular, user, input) =>
-    titular.history.page({ orgId: user.orgId, environment: 'live', product: 'cbu' }, { ...historyQuery(input), page: input.page, per_page: input.per_page }),
+    titular.history.page({ orgId: user.orgId, environment: 'live', product: input.product ?? 'cbu' }, { ...historyQuery(input), page: input.page, per_page: input.per_page }),
 
   'history.exportCsv': (titular, user, input) => {
     let csv = csvRow(CSV_COLUMNS);
     let rows = 0;
-    for (const entry of titular.history.iterate({ orgId: user.orgId, environment: 'live', product: 'cbu' }, historyQuery(input))) {
+    for (const entry of titular.history.iterate({ orgId: user.orgId, environment: 'live', product: input.product ?? 'cbu' }, historyQuery(input))) {
       if (++rows > MAX_EXPORT_ROWS) throw invalidParameter(`More than ${MAX_EXPORT_ROWS} entries: narrow the dates, or use \`titular history export\``);
       csv += historyCsvRow(entry);
     }

@@ -15,6 +15,12 @@ import { displayPrefix, generateKeySecret, hashKey, type KeyEnvironment } from '
 import { scopeSchema, type ProductSlug, type Scope } from '../../../shared/api/common';
 
 export const MAX_ACTIVE_KEYS = 10;
+/**
+ * Key changes read, then write: BEGIN IMMEDIATE takes the write lock first (waiting out the server's
+ * commits), so the CLI's change cannot fail with SQLITE_BUSY_SNAPSHOT when a lookup commits between
+ * its read and its write.
+ */
+const IMMEDIATE = { behavior: 'immediate' } as const;
 export const DEFAULT_RATE_LIMIT_PER_SECOND = 10;
 export const DEFAULT_RATE_LIMIT_BURST = 20;
 
@@ -171,7 +177,7 @@ export class ApiKeys {
         details: { product: input.product, environment: input.environment, scopes, ipWhitelist: whitelist, prefix: displayPrefix(secret) },
       });
       return { key: this.get(input.orgId, id), secret };
-    });
+    }, IMMEDIATE);
   }
 
   activeCount(orgId: string, now = Date.now()): number {
@@ -228,7 +234,7 @@ export class ApiKeys {
         .run();
       this.audit.record({ orgId, actorUserId, action: 'key.rotated', targetType: 'api_key', targetId: id, details: { prefix: displayPrefix(secret) } });
       return { key: this.get(orgId, id), secret };
-    });
+    }, IMMEDIATE);
   }
 
   /** Revocation is immediate and final. */
@@ -241,7 +247,7 @@ export class ApiKeys {
         this.audit.record({ orgId, actorUserId, action: 'key.revoked', targetType: 'api_key', targetId: id });
       }
       return this.get(orgId, id);
-    });
+    }, IMMEDIATE);
   }
 
   /**

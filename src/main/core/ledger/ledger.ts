@@ -89,6 +89,8 @@ export class Ledger {
     }
     const reference = input.reference?.trim() || null;
     if (reference && reference.length > 200) throw invalidParameter('reference must have at most 200 characters');
+    // IMMEDIATE: the CLI adds credits while the server commits lookups; a deferred transaction that
+    // read first could fail with SQLITE_BUSY_SNAPSHOT.
     return this.db.transaction((tx) => {
       if (reference) {
         const existing = tx
@@ -124,7 +126,7 @@ export class Ledger {
         details: { product: input.product, amount: input.amount, reference },
       });
       return { added: true, id, balance: this.balance(input.orgId, input.product) };
-    });
+    }, { behavior: 'immediate' });
   }
 
   balances(orgId: string): BalanceEntry[] {

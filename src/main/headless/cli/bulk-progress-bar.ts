@@ -32,7 +32,8 @@ export function progressText(p: BulkProgress): string {
     `not found ${count(p.notFound)}`,
     `errors ${count(p.errors + p.retryable)}`,
   ];
-  if (p.ratePerSecond !== null) parts.push(`${count(Math.round(p.ratePerSecond))}/s`, `ETA ${formatEta(p.etaSeconds)}`);
+  if (p.ratePerSecond !== null) parts.push(`${count(Math.round(p.ratePerSecond))}/s`);
+  if (p.etaSeconds !== null) parts.push(`ETA ${formatEta(p.etaSeconds)}`);
   return parts.join('  ');
 }
 
@@ -74,8 +75,9 @@ export class ProgressReporter {
     this.stream.write(`progress ${percent(p)}  ${progressText(p)}\n`);
   }
 
-  /** Leaves the terminal on a fresh line after the bar. */
-  end(p: BulkProgress): void {
+  /** The last state (without an ETA: the run is over), then a fresh line after the bar. */
+  end(last: BulkProgress): void {
+    const p = { ...last, etaSeconds: null };
     if (this.tty) {
       this.update(p, true);
       if (this.#drawn) this.stream.write('\n');

@@ -153,7 +153,7 @@ export const bulkCommands: CommandSpec[] = [
     details: [
       'FILE                   one identifier per line, or a CSV with an "identifier" column and an',
       '                       optional "type" column (cbu, cvu, alias; cuit for informes). Spaces',
-      '                       and dashes are ignored; 22 digits are a CBU/CVU, anything else an alias.',
+      '                       and dashes are ignored; digits are a CBU/CVU, anything else an alias.',
       '                       Invalid rows are reported and never looked up nor charged; a repeated',
       '                       identifier is looked up (and charged) once.',
       '--product cbu|informes default cbu (informes: rows are CUIT/CUIL)',

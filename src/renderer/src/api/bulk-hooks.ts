@@ -51,4 +51,6 @@ export const useCreateBulkJob = () => useBulkMutation('bulk.create');
 export const useStartBulkJob = () => useBulkMutation('bulk.start');
 export const usePauseBulkJob = () => useBulkMutation('bulk.pause');
 export const useCancelBulkJob = () => useBulkMutation('bulk.cancel');
-export const useExportBulkJob = () => useBulkMutation('bulk.exportCsv');
+/** Reads only: nothing to refresh afterwards. */
+export const useExportBulkJob = () =>
+  useMutation<ChannelOutput<'bulk.exportCsv'>, IpcCallError, ChannelInput<'bulk.exportCsv'>>({ mutationFn: (input) => api['bulk.exportCsv'](input) });

@@ -300,6 +300,7 @@ export const en: Messages = {
     noJobs: 'No batches yet.',
   },
   history: {
+    product: 'Product',
     from: 'From',
     to: 'To',
     status: 'Status',

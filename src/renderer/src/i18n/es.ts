@@ -299,6 +299,7 @@ export const es = {
     noJobs: 'Sin lotes por ahora.',
   },
   history: {
+    product: 'Producto',
     from: 'Desde',
     to: 'Hasta',
     status: 'Estado',

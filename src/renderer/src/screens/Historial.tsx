@@ -2,6 +2,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { HistoryEntry } from '../../../shared/api/history';
 import type { HistoryFilter } from '../../../shared/ipc/contract';
+import type { ProductSlug } from '../../../shared/api/common';
 import { lookupDataSchema } from '../../../shared/api/lookup';
 import { creditReportSchema } from '../../../shared/api/credit';
 import { useExportHistory, useHistory } from '../api/hooks';
@@ -16,6 +17,7 @@ import { LookupResultCard } from './Consulta';
 import { CreditReportCard } from './CreditReport';
 
 const PER_PAGE = 10;
+const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
 
 type Status = '' | 'SUCCESS' | 'ERROR';
 type Source = '' | 'WEB' | 'API' | 'BULK';
@@ -59,6 +61,7 @@ export function HistorialScreen() {
   const [status, setStatus] = useState<Status>('');
   const [source, setSource] = useState<Source>('');
   const [q, setQ] = useState('');
+  const [product, setProduct] = useState<ProductSlug>('cbu');
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<HistoryEntry | null>(null);
   const debouncedQ = useDebounced(q.trim(), 300);
@@ -72,12 +75,14 @@ export function HistorialScreen() {
     ...(source ? { source } : {}),
     ...(debouncedQ ? { q: debouncedQ.slice(0, 64) } : {}),
   };
+  const hasFilters = Object.keys(filter).length > 0;
+  // The product is a view, not a filter: "clear filters" keeps it.
+  if (product !== 'cbu') filter.product = product;
   const filterKey = JSON.stringify(filter);
   useEffect(() => setPage(1), [filterKey]);
 
   const history = useHistory({ ...filter, page, per_page: PER_PAGE }, { enabled: !rangeInvalid });
   const exporter = useExportHistory();
-  const hasFilters = Object.keys(filter).length > 0;
   const rows = history.data?.data ?? [];
   const pagination = history.data?.pagination;
 
@@ -113,10 +118,19 @@ export function HistorialScreen() {
         title={m.pages.historial.title}
         subtitle={m.pages.historial.subtitle}
         actions={
-          <button type="button" className="btn btn-secondary" onClick={exportCsv} disabled={exporter.isPending || rangeInvalid} data-testid="history-export">
-            {exporter.isPending ? <Spinner /> : <IconDownload size={16} />}
-            <span>{exporter.isPending ? m.history.exporting : m.history.export}</span>
-          </button>
+          <>
+            <div className="segmented" role="radiogroup" aria-label={m.history.product}>
+              {PRODUCTS.map((p) => (
+                <button key={p} type="button" role="radio" aria-checked={product === p} className={product === p ? 'on' : ''} onClick={() => setProduct(p)} data-testid={`history-product-${p}`}>
+                  {m.products[p]}
+                </button>
+              ))}
+            </div>
+            <button type="button" className="btn btn-secondary" onClick={exportCsv} disabled={exporter.isPending || rangeInvalid} data-testid="history-export">
+              {exporter.isPending ? <Spinner /> : <IconDownload size={16} />}
+              <span>{exporter.isPending ? m.history.exporting : m.history.export}</span>
+            </button>
+          </>
         }
       />
       {exporter.isError ? <ErrorBanner error={exporter.error} testId="history-export-error" /> : null}
