@@ -22,6 +22,10 @@ export interface Organization {
   name: string;
 }
 
+// These transactions read before they write; the CLI runs them while the server commits lookups,
+// so they take the write lock up front (a deferred one would fail with SQLITE_BUSY_SNAPSHOT).
+const IMMEDIATE = { behavior: 'immediate' } as const;
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function toUser(row: typeof users.$inferSelect): User {
@@ -61,11 +65,11 @@ export class Users {
       }
       const admin = this.#insert(tx as unknown as Db, org.id, { name: input.adminName, email: input.adminEmail, role: 'admin' }, null);
       return { org, admin };
-    });
+    }, IMMEDIATE);
   }
 
   add(orgId: string, input: { name: string; email: string; role: Role }, actorUserId: string | null): User {
-    return this.db.transaction((tx) => this.#insert(tx as unknown as Db, orgId, input, actorUserId));
+    return this.db.transaction((tx) => this.#insert(tx as unknown as Db, orgId, input, actorUserId), IMMEDIATE);
   }
 
   setRole(orgId: string, userId: string, role: Role, actorUserId: string | null): User {
@@ -79,7 +83,7 @@ export class Users {
       tx.update(users).set({ role }).where(eq(users.id, userId)).run();
       this.audit.record({ orgId, actorUserId, action: 'user.role_changed', targetType: 'user', targetId: userId, details: { from: user.role, to: role } });
       return toUser({ ...user, role });
-    });
+    }, IMMEDIATE);
   }
 
   list(orgId: string): User[] {
