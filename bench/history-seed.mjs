@@ -119,8 +119,12 @@ export function seedHistory(sqlite, { orgId, userIds, apiKeyId = null, rows, end
   let missing = rows - perDay.reduce((a, b) => a + b, 0);
   for (let d = days - 1; missing > 0; d = (d - 1 + days) % days, missing--) perDay[d]++;
 
-  // Office hours (12:00–21:00 UTC = 09:00–18:00 in Buenos Aires) carry ~85% of a day's traffic.
-  const msInDay = () => (random() < 0.85 ? 12 * 3_600_000 + Math.floor(random() * 9 * 3_600_000) : Math.floor(random() * DAY_MS));
+  // Office hours (12:00–21:00 UTC = 09:00–18:00 in Buenos Aires) carry ~85% of a day's traffic; the
+  // last day's rows all lie before `endMs`, so exactly `rows` rows are written.
+  const msInDay = (dayStart) => {
+    const ms = random() < 0.85 ? 12 * 3_600_000 + Math.floor(random() * 9 * 3_600_000) : Math.floor(random() * DAY_MS);
+    return dayStart + ms <= endMs ? ms : Math.floor(random() * (endMs - dayStart + 1));
+  };
 
   const counts = new Map();
   const perScope = {};
@@ -130,9 +134,8 @@ export function seedHistory(sqlite, { orgId, userIds, apiKeyId = null, rows, end
   let pending = [];
   for (let d = 0; d < days; d++) {
     const dayStart = (firstDay + d) * DAY_MS;
-    const times = Array.from({ length: perDay[d] }, () => dayStart + msInDay()).sort((a, b) => a - b);
+    const times = Array.from({ length: perDay[d] }, () => dayStart + msInDay(dayStart)).sort((a, b) => a - b);
     for (const createdAt of times) {
-      if (createdAt > endMs) continue;
       const scope = pick(random, SCOPES.map((s) => [s, s.share]));
       const source = pick(random, [['API', 0.7], ['WEB', 0.2], ['BULK', 0.1]]);
       const account = accounts[Math.floor(random() * accounts.length)];

@@ -91,11 +91,21 @@ function preparedDataDir(rows) {
     mkdirSync(CACHE, { recursive: true });
     // The cache is machine-local: keep it out of git without touching the repository's .gitignore.
     writeFileSync(path.join(CACHE, '.gitignore'), '*\n');
-    for (const stale of readdirSync(CACHE).filter((d) => d.startsWith('history-') || d.startsWith('seeding-'))) rmSync(path.join(CACHE, stale), { recursive: true, force: true });
+    // Older caches go; a seeding directory goes only once abandoned (another run may be filling it).
+    for (const entry of readdirSync(CACHE)) {
+      const stale = entry.startsWith('history-') || (entry.startsWith('seeding-') && Date.now() - statSync(path.join(CACHE, entry)).mtimeMs > 3_600_000);
+      if (stale) rmSync(path.join(CACHE, entry), { recursive: true, force: true });
+    }
     const building = mkdtempSync(path.join(CACHE, 'seeding-'));
     seedSeconds = seed(building, rows, Date.now());
     writeFileSync(path.join(building, 'seed.json'), `${JSON.stringify({ rows, seedSeconds, date: new Date().toISOString() })}\n`);
-    renameSync(building, cached);
+    try {
+      renameSync(building, cached);
+    } catch (error) {
+      // A concurrent run finished the same cache first: use that one.
+      rmSync(building, { recursive: true, force: true });
+      if (!existsSync(path.join(cached, 'titular.db'))) throw error;
+    }
   } else {
     seedSeconds = JSON.parse(readFileSync(path.join(cached, 'seed.json'), 'utf8')).seedSeconds;
   }
@@ -152,7 +162,8 @@ function load(url, headers, { durationSeconds, connections, amount }) {
 
 /**
  * The cases: first and deep page × (no filter, status, source, from/to, all filters), the last page,
- * and the desktop's text search (slower by design, measured with a bounded number of requests).
+ * and the desktop's text search (slower by design, measured with a bounded number of requests and
+ * returned apart as `textSearch`).
  */
 function cases(endMs) {
   const day = (daysBack) => new Date(endMs - daysBack * DAY_MS).toISOString().slice(0, 10);
@@ -173,7 +184,7 @@ function cases(endMs) {
   }
   list.push({ name: 'no filter, last page', filter: {}, page: 'last' });
   // A search for one account's alias: ~140 matches, found by reading the whole scope's index.
-  list.push({ name: 'q (text search), first page', filter: { q: 'cliente.1234.' }, page: 'first', amount: 20 });
+  list.push({ name: 'q (text search), first page', filter: { q: 'cliente.1234.' }, page: 'first', amount: 20, search: true });
   return list;
 }
 
@@ -224,6 +235,7 @@ export async function runHistoryBench({ dataDir, durationSeconds = 5, connection
       const loaded = c.amount ? null : await load(url, headers, { durationSeconds, connections });
       const summary = {
         name: c.name,
+        ...(c.search ? { search: true } : {}),
         page,
         total: pagination.total,
         rps: Math.round((loaded ?? alone).requests.average),
@@ -245,7 +257,17 @@ export async function runHistoryBench({ dataDir, durationSeconds = 5, connection
       results.push(summary);
     }
     // p50/p99/max: one client (a page's own cost); rps and underLoad: `connections` clients at once.
-    return { rows: totalRows, perPage: PER_PAGE, latencyConnections: 1, connections, durationSeconds, seedSeconds, cases: results };
+    // The text search is reported apart: it has no counters and is outside the pages' 10 ms target.
+    return {
+      rows: totalRows,
+      perPage: PER_PAGE,
+      latencyConnections: 1,
+      connections,
+      durationSeconds,
+      seedSeconds,
+      cases: results.filter((r) => !r.search),
+      textSearch: results.filter((r) => r.search).map(({ search, ...r }) => r),
+    };
   } finally {
     if (server) await stopServer(server);
     if (temporary) rmSync(workDir, { recursive: true, force: true });

@@ -124,10 +124,11 @@ export class BulkRunner {
   }
 
   #end(): BulkRunEnd {
+    // Everything done is completed, even when a stop or the last credit came with the last item.
+    if (this.#counts.done >= this.job.total_items) return 'completed';
     if (this.#stopReason === 'cancelled') return 'cancelled';
     if (this.#outOfCredits) return 'out_of_credits';
-    if (this.#stopReason || this.#error) return 'paused';
-    return this.#counts.done >= this.job.total_items ? 'completed' : 'paused';
+    return 'paused';
   }
 
   async #lookUp(item: PendingItem): Promise<void> {
