@@ -1,7 +1,6 @@
 // `titular directory import-credit` driven as a process, the way an admin runs it: exit codes,
 // "line N: reason" on stderr, the JSON report, what ends up in the data directory (reports that
 // answer live Informes lookups, the audit entry), and the refusals.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,34 +10,14 @@ import { openTitular, type Titular } from '../src/main/core/titular';
 import { headlessKeyProvider } from '../src/main/headless/config';
 import { SANDBOX_CREDIT_REPORTS } from '../src/main/core/resolvers/sandbox-data';
 import { CREDIT_CSV_HEADER, CREDIT_RECORDS_CSV } from './support/credit-data';
+import { runCli } from './support/processes';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const ENTRY = path.join('src', 'main', 'headless', 'cli.ts');
 const MIGRATIONS = path.join(ROOT, 'drizzle');
-const SPAWN_TIMEOUT_MS = 20_000;
 const TEST_TIMEOUT_MS = 60_000;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  delete env.TITULAR_PASSPHRASE;
-  delete env.TITULAR_DATA_DIR;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, ENTRY, ...args], { cwd: ROOT, env, timeout: SPAWN_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The CLI from its TypeScript source. */
+const cli = (args: string[]) => runCli(args, { source: true });
 
 /** Opens the data directory in this process between CLI runs. */
 async function withCore<T>(dataDir: string, fn: (t: Titular) => T | Promise<T>): Promise<T> {

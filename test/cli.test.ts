@@ -1,6 +1,5 @@
 // The CLI driven as a process, the way an admin runs it: exit codes, stdout/stderr, JSON shapes,
 // and what ends up in the data directory.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -12,44 +11,16 @@ import { headlessKeyProvider } from '../src/main/headless/config';
 import { withCheckDigits, withCuitCheckDigit } from '../src/shared/identifiers';
 import { balanceResponseSchema } from '../src/shared/api/balance';
 import { historyEntrySchema } from '../src/shared/api/history';
+import { runCli, type CliRun } from './support/processes';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const ENTRY = path.join('src', 'main', 'headless', 'cli.ts');
 const MIGRATIONS = path.join(ROOT, 'drizzle');
-const SPAWN_TIMEOUT_MS = 20_000;
 const TEST_TIMEOUT_MS = 60_000;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
-function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
-  if (!('TITULAR_PASSPHRASE' in extra)) delete env.TITULAR_PASSPHRASE;
-  delete env.TITULAR_DATA_DIR;
-  delete env.TITULAR_DEBUG;
-  return env;
-}
-
-function cli(args: string[], options: { env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, ENTRY, ...args], {
-      cwd: ROOT,
-      env: baseEnv(options.env),
-      timeout: SPAWN_TIMEOUT_MS,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The CLI from its TypeScript source. */
+const cli = (args: string[], options: { env?: Record<string, string> } = {}) => runCli(args, { ...options, source: true });
 
 function json<T = any>(run: Run): T {
   return JSON.parse(run.stdout) as T;

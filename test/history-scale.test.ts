@@ -22,6 +22,7 @@ import fc from 'fast-check';
 import { auth, createFixture, type Fixture } from './support/fixture';
 import { DIR, DIRECTORY_CSV, breakCheckDigit } from './support/directory-data';
 import { postJson } from './support/http-helpers';
+import { prng } from './support/prng';
 import { checkHistoryCountInvariants, checkLedgerInvariants } from './support/invariants';
 import { requestId, uuidv7 } from '../src/main/core/db/ids';
 import { openDatabase } from '../src/main/core/db/open';
@@ -42,18 +43,6 @@ function backfillStatement(): string {
   const statement = sql.split('--> statement-breakpoint').map((s) => s.trim()).find((s) => s.includes('INSERT INTO `lookup_daily_counts`'));
   if (!statement) throw new Error('backfill statement not found in migration 0001');
   return statement;
-}
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface SeedOptions {

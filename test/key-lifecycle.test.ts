@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { auth, createFixture, type Fixture } from './support/fixture';
 import { DIR, DIRECTORY_CSV } from './support/directory-data';
 import { checkLedgerInvariants } from './support/invariants';
+import { liveKeyInput } from './support/data-dir';
 import { TitularError } from '../src/main/core/errors';
 import { MAX_ACTIVE_KEYS, type CreateKeyInput } from '../src/main/core/keys/api-keys';
 import { generateKeySecret } from '../src/main/core/keys/secrets';
@@ -24,16 +25,7 @@ async function setup(credits = 100): Promise<Fixture> {
 }
 
 function newKey(fx: Fixture, input: Partial<Omit<CreateKeyInput, 'orgId'>> = {}) {
-  return fx.titular.keys.create({
-    orgId: fx.orgId,
-    ownerUserId: fx.adminId,
-    actorUserId: fx.adminId,
-    product: 'cbu',
-    scopes: ['lookup', 'balance', 'history'],
-    environment: 'live',
-    rateLimitPerSecond: 10_000,
-    ...input,
-  });
+  return fx.titular.keys.create(liveKeyInput(fx.orgId, fx.adminId, { rateLimitPerSecond: 10_000, ...input }));
 }
 
 const lookup = (fx: Fixture, secret: string) =>

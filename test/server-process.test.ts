@@ -1,36 +1,21 @@
 // The headless server as a process, called over a real socket: the README's quick start, graceful
 // shutdown on SIGTERM with requests in flight, and a clear failure when the port is taken.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { openTitular } from '../src/main/core/titular';
-import { headlessKeyProvider } from '../src/main/headless/config';
-import { parseDirectoryFile } from '../src/main/core/directory/directory-file';
 import { DIR, DIRECTORY_CSV } from './support/directory-data';
 import { startServer } from './support/processes';
+import { prepareDataDir } from './support/data-dir';
 
 let dataDir: string;
 let key: string;
 
 beforeAll(() => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'titular-serve-'));
-  const titular = openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, {}) });
-  const { org, admin } = titular.users.initialize({ orgName: 'Acme', adminName: 'Ada', adminEmail: 'ada@acme.test' });
-  key = titular.keys.create({
-    orgId: org.id,
-    ownerUserId: admin.id,
-    actorUserId: admin.id,
-    product: 'cbu',
-    scopes: ['lookup', 'balance', 'history'],
-    environment: 'live',
-    rateLimitPerSecond: 1000,
-  }).secret;
-  titular.ledger.addPurchase({ orgId: org.id, product: 'cbu', amount: 100, userId: admin.id });
-  titular.directory.import(org.id, parseDirectoryFile(DIRECTORY_CSV, 'csv'), { skipInvalid: false, actorUserId: admin.id });
-  titular.close();
+  const prepared = prepareDataDir({ tmpPrefix: 'titular-serve-', keys: { main: { rateLimitPerSecond: 1000 } }, credits: { cbu: 100 }, directoryCsv: DIRECTORY_CSV });
+  dataDir = prepared.dataDir;
+  key = prepared.keys.main.secret;
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

@@ -1,54 +1,24 @@
 // `titular bulk` as a process: out of credits and resume, export, list, Ctrl-C, and a job killed
 // with SIGKILL halfway then resumed: the charges equal the distinct identifiers, each looked up once.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTitular, type Titular } from '../../src/main/core/titular';
 import { headlessKeyProvider } from '../../src/main/headless/config';
-import { entryCommand } from '../support/processes';
+import { runCli, type CliRun } from '../support/processes';
 import { checkLedgerInvariants } from '../support/invariants';
 import { breakCheckDigit } from '../support/directory-data';
 import { bulkList, csvCells, generateDirectory } from './bulk-data';
 
-const ROOT = path.resolve(__dirname, '../..');
 const RUN_TIMEOUT_MS = 90_000;
 
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function env(): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  delete e.TITULAR_PASSPHRASE;
-  delete e.TITULAR_DATA_DIR;
-  delete e.TITULAR_DEBUG;
-  return e;
-}
+type Run = CliRun;
 
 /** Starts the CLI; `onStderr` sees stderr as it arrives (to signal the process mid-run). */
 function start(dataDir: string, args: string[], onStderr?: (text: string, child: ChildProcess) => void): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...entryCommand('cli'), ...args, '--data-dir', dataDir], {
-      cwd: ROOT,
-      env: env(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: RUN_TIMEOUT_MS,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-      onStderr?.(stderr, child);
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return runCli([...args, '--data-dir', dataDir], { timeoutMs: RUN_TIMEOUT_MS, onStderr });
 }
 
 async function cli(dataDir: string, args: string[]): Promise<Run> {

@@ -2,22 +2,17 @@
 // prepared through the core before a server process opens them, a keep-alive HTTP client that
 // records when each request was sent and how it ended, the CLI as a process, and raw reads of the
 // database the way an auditor would make them.
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
-import { openTitular } from '../../src/main/core/titular';
-import { headlessKeyProvider } from '../../src/main/headless/config';
-import { parseDirectoryFile } from '../../src/main/core/directory/directory-file';
-import type { CreateKeyInput } from '../../src/main/core/keys/api-keys';
-import { errorBodySchema, type ErrorCode, type ProductSlug } from '../../src/shared/api/common';
+import { errorBodySchema, type ErrorCode } from '../../src/shared/api/common';
 import { withCheckDigits, withCuitCheckDigit } from '../../src/shared/identifiers';
-import { entryCommand } from '../support/processes';
+import { runCli as runCliProcess, type CliRun } from '../support/processes';
 
-const ROOT = path.resolve(__dirname, '../..');
+export { prepareDataDir, type Prepared, type PreparedKey } from '../support/data-dir';
+export { prng } from '../support/prng';
+
 
 /**
  * The seed of a randomized test: `TITULAR_SEED` when set (to replay a failure), else `fallback`.
@@ -28,71 +23,6 @@ export function seedFor(test: string, fallback: number): number {
   const seed = fromEnv !== undefined && /^\d+$/.test(fromEnv) ? Number(fromEnv) : fallback;
   process.stdout.write(`[reliability] ${test}: seed ${seed} (replay with TITULAR_SEED=${seed})\n`);
   return seed;
-}
-
-/** mulberry32: a small, fast, seeded PRNG in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export interface PreparedKey {
-  id: string;
-  secret: string;
-}
-
-export interface Prepared<K extends string> {
-  dataDir: string;
-  orgId: string;
-  adminId: string;
-  keys: Record<K, PreparedKey>;
-}
-
-/**
- * A data directory with an organization, its keys, credits and directory, written through the core
- * and closed again, so that a server process can open it.
- */
-export function prepareDataDir<K extends string>(options: {
-  keys: Record<K, Partial<Omit<CreateKeyInput, 'orgId' | 'ownerUserId' | 'actorUserId'>>>;
-  credits?: Partial<Record<ProductSlug, number>>;
-  directoryCsv?: string;
-}): Prepared<K> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'titular-reliability-'));
-  const titular = openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, {}) });
-  try {
-    const { org, admin } = titular.users.initialize({ orgName: 'Acme Cobranzas', adminName: 'Ada Admin', adminEmail: 'ada@acme.test' });
-    const keys = {} as Record<K, PreparedKey>;
-    for (const [name, input] of Object.entries(options.keys) as [K, Partial<CreateKeyInput>][]) {
-      const { key, secret } = titular.keys.create({
-        orgId: org.id,
-        ownerUserId: admin.id,
-        actorUserId: admin.id,
-        product: 'cbu',
-        scopes: ['lookup', 'balance', 'history'],
-        environment: 'live',
-        rateLimitPerSecond: 10_000,
-        ...input,
-      });
-      keys[name] = { id: key.id, secret };
-    }
-    for (const [product, amount] of Object.entries(options.credits ?? {}) as [ProductSlug, number][]) {
-      if (amount) titular.ledger.addPurchase({ orgId: org.id, product, amount, userId: admin.id });
-    }
-    if (options.directoryCsv) {
-      const parsed = parseDirectoryFile(options.directoryCsv, 'csv');
-      if (parsed.errors.length > 0) throw new Error(`directory invalid: ${JSON.stringify(parsed.errors.slice(0, 3))}`);
-      titular.directory.import(org.id, parsed, { skipInvalid: false, actorUserId: admin.id });
-    }
-    return { dataDir, orgId: org.id, adminId: admin.id, keys };
-  } finally {
-    titular.close();
-  }
 }
 
 /** `count` distinct directory accounts (valid check digits, one fictitious holder each). */
@@ -236,19 +166,6 @@ export function openDatabaseFile(dataDir: string): Database.Database {
 export const countOf = (db: Database.Database, sql: string, ...params: unknown[]) => (db.prepare(sql).get(...params) as { n: number }).n;
 
 /** Runs the CLI entry as a process (the built bundle under `npm test`, else the source through tsx). */
-export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...entryCommand('cli'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, TITULAR_PASSPHRASE: '', TITULAR_DATA_DIR: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 30_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+export function runCli(args: string[]): Promise<CliRun> {
+  return runCliProcess(args, { timeoutMs: 30_000 });
 }

@@ -1,45 +1,23 @@
 // `titular remote …` and `titular resolver …` as processes, the way an admin runs them, against a
 // fake upstream on 127.0.0.1; then a running server (another process) that picks the changes up
 // on its next lookup. The upstream key goes in on stdin and comes out nowhere.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entryCommand, startServer, type ServerProcess } from '../support/processes';
+import { runCli, startServer, type CliRun, type ServerProcess } from '../support/processes';
 import { DIR, DIRECTORY_CSV } from '../support/directory-data';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
 import { UPSTREAM_KEY } from './remote-fixture';
 import { openTitular } from '../../src/main/core/titular';
 import { headlessKeyProvider } from '../../src/main/headless/config';
 
-const ROOT = path.resolve(__dirname, '../..');
 const WRONG_KEY = 'sk_live_ArgvKeyTheUpstreamDoesNotKnow000';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
 function cli(args: string[], input?: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, TITULAR_PASSPHRASE: '' };
-    delete env.TITULAR_DATA_DIR;
-    const child = spawn(process.execPath, [...entryCommand('cli'), ...args, '--data-dir', dataDir], {
-      cwd: ROOT,
-      env,
-      timeout: 20_000,
-      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    if (input !== undefined) child.stdin!.end(input);
-  });
+  return runCli([...args, '--data-dir', dataDir], { input });
 }
 
 const json = <T = any>(run: Run): T => {

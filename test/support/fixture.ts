@@ -9,7 +9,9 @@ import { buildHttpApi, type HttpApiOptions } from '../../src/main/core/http/serv
 import { headlessKeyProvider } from '../../src/main/headless/config';
 import type { CreateKeyInput } from '../../src/main/core/keys/api-keys';
 import type { ProductSlug } from '../../src/shared/api/common';
+import type { RemoteResolverOptions } from '../../src/main/core/resolvers/remote-resolver';
 import { parseDirectoryFile } from '../../src/main/core/directory/directory-file';
+import { liveKeyInput } from './data-dir';
 
 export interface Fixture {
   dataDir: string;
@@ -26,13 +28,24 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
-export async function createFixture(options: HttpApiOptions & { credits?: Partial<Record<ProductSlug, number>> } = {}): Promise<Fixture> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'titular-test-'));
-  const titular = openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, {}) });
+export interface FixtureOptions extends HttpApiOptions {
+  credits?: Partial<Record<ProductSlug, number>>;
+  /** The remote resolver's retry and breaker numbers (default: the production ones). */
+  remote?: RemoteResolverOptions;
+  /** Defaults of createKey over the fixture's own (a cbu live key for lookup, balance and history). */
+  keyDefaults?: Partial<Omit<CreateKeyInput, 'orgId'>>;
+  /** Prefix of the temporary data directory's name. */
+  tmpPrefix?: string;
+}
+
+export async function createFixture(options: FixtureOptions = {}): Promise<Fixture> {
+  const { credits, remote, keyDefaults, tmpPrefix = 'titular-test-', ...httpOptions } = options;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), tmpPrefix));
+  const titular = openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, {}), ...(remote ? { remote } : {}) });
   const { org, admin } = titular.users.initialize({ orgName: 'Acme Cobranzas', adminName: 'Ada Admin', adminEmail: 'ada@acme.test' });
   const operator = titular.users.add(org.id, { name: 'Oscar Operador', email: 'oscar@acme.test', role: 'operator' }, admin.id);
   const logs: string[] = [];
-  const app = buildHttpApi(titular, { ...options, log: (line) => logs.push(line) });
+  const app = buildHttpApi(titular, { ...httpOptions, log: (line) => logs.push(line) });
   await app.ready();
   const fixture: Fixture = {
     dataDir,
@@ -43,15 +56,7 @@ export async function createFixture(options: HttpApiOptions & { credits?: Partia
     operatorId: operator.id,
     logs,
     createKey(input = {}) {
-      return titular.keys.create({
-        orgId: org.id,
-        ownerUserId: admin.id,
-        actorUserId: admin.id,
-        product: 'cbu',
-        scopes: ['lookup', 'balance', 'history'],
-        environment: 'live',
-        ...input,
-      }).secret;
+      return titular.keys.create(liveKeyInput(org.id, admin.id, { ...keyDefaults, ...input })).secret;
     },
     addCredits(product, amount) {
       titular.ledger.addPurchase({ orgId: org.id, product, amount, userId: admin.id });
@@ -70,7 +75,7 @@ export async function createFixture(options: HttpApiOptions & { credits?: Partia
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-  for (const [product, amount] of Object.entries(options.credits ?? {})) {
+  for (const [product, amount] of Object.entries(credits ?? {})) {
     if (amount) fixture.addCredits(product as ProductSlug, amount);
   }
   return fixture;

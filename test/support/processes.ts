@@ -6,9 +6,10 @@ import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-export function entryCommand(entry: 'serve' | 'cli'): string[] {
+/** `source`: the TypeScript source even where the bundle is built. */
+export function entryCommand(entry: 'serve' | 'cli', options: { source?: boolean } = {}): string[] {
   const built = path.join(ROOT, 'out/main', `${entry}.js`);
-  if (existsSync(built) && process.env.TITULAR_TEST_SOURCE !== '1') return [built];
+  if (!options.source && existsSync(built) && process.env.TITULAR_TEST_SOURCE !== '1') return [built];
   // `--import tsx` runs in this one process (the tsx CLI would wrap it and not relay SIGTERM gracefully).
   return ['--import', 'tsx', path.join(ROOT, 'src/main/headless', `${entry}.ts`)];
 }
@@ -56,5 +57,52 @@ export function startServer(args: string[], env: NodeJS.ProcessEnv = {}): Promis
       clearTimeout(timer);
       reject(new Error(`server exited with ${code} before listening:\n${output}`));
     });
+  });
+}
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  /** Variables over a clean environment: TITULAR_PASSPHRASE, TITULAR_DATA_DIR and TITULAR_DEBUG are unset unless given here. */
+  env?: Record<string, string>;
+  /** Written to stdin, which is otherwise closed. */
+  input?: string;
+  /** Killed after this long (default 20 s). */
+  timeoutMs?: number;
+  /** Runs the TypeScript source even where the bundle is built. */
+  source?: boolean;
+  /** Sees stderr so far as it arrives (to signal the process mid-run). */
+  onStderr?: (text: string, child: ChildProcess) => void;
+}
+
+/** Runs the `titular` CLI as a process, the way an admin runs it, and resolves once it has exited. */
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env.TITULAR_PASSPHRASE;
+  delete env.TITULAR_DATA_DIR;
+  delete env.TITULAR_DEBUG;
+  Object.assign(env, options.env);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...entryCommand('cli', { source: options.source }), ...args], {
+      cwd: ROOT,
+      env,
+      timeout: options.timeoutMs ?? 20_000,
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      options.onStderr?.(stderr, child);
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    if (options.input !== undefined) child.stdin!.end(options.input);
   });
 }

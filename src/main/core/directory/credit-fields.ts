@@ -2,7 +2,8 @@
 // rule takes the text of one field; on a bad value it pushes one English message naming the field
 // to `problems` and returns undefined, so a row reports all its bad fields at once. Optional
 // fields return null when empty.
-import { analyzeTaxId, BCRA_ENTITIES } from '../../../shared/identifiers';
+import { BCRA_ENTITIES } from '../../../shared/identifiers';
+import { BOOLEANS, WHITESPACE_RUN, characterCount, enumKey, show } from './field-rules';
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_REASON_LENGTH = 200;
@@ -11,19 +12,6 @@ export const MAX_AMOUNT = 999_999_999_999.99;
 export const MAX_DAYS_OVERDUE = 99_999;
 /** The Central de Deudores starts in the 1990s; earlier dates are typos. */
 const FIRST_YEAR = 1990;
-
-const WHITESPACE_RUN = /\s+/g;
-
-/** A value quoted for a message, cut short so a pasted paragraph cannot flood the error list. */
-export function show(raw: string): string {
-  const value = raw.trim();
-  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-}
-
-/** Lookup key for enumerated values: case- and spacing-insensitive. */
-function enumKey(raw: string): string {
-  return raw.replace(WHITESPACE_RUN, ' ').trim().toLowerCase();
-}
 
 // ---------------------------------------------------------------------------------------------
 // The clock: periods and dates in the future are typos. Argentina keeps UTC−3 all year.
@@ -73,33 +61,6 @@ export function parseRecordKind(raw: string, problems: string[]): RecordKind | u
 // ---------------------------------------------------------------------------------------------
 // The subject
 
-export interface ParsedTaxId {
-  taxId: string;
-  formatted: string;
-  isIndividual: boolean;
-  type: 'CUIT' | 'CUIL';
-}
-
-export function parseTaxId(raw: string, label: string, problems: string[]): ParsedTaxId | undefined {
-  if (raw.trim() === '') {
-    problems.push(`${label} is required`);
-    return undefined;
-  }
-  const analysis = analyzeTaxId(raw);
-  if (!analysis.ok) {
-    problems.push(`${label}: ${analysis.message}`);
-    return undefined;
-  }
-  return { taxId: analysis.taxId, formatted: analysis.formatted, isIndividual: analysis.isIndividual, type: analysis.defaultType };
-}
-
-/** Code points, not UTF-16 units, so a name is not cut short by characters outside the BMP. */
-function characterCount(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
-}
-
 /** Free text of one line: multi-line spreadsheet cells and double spaces are layout. */
 export function parseText(raw: string, label: string, maxLength: number, problems: string[]): string | null | undefined {
   const text = raw.replace(WHITESPACE_RUN, ' ').trim();
@@ -110,19 +71,6 @@ export function parseText(raw: string, label: string, maxLength: number, problem
   }
   return text;
 }
-
-const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
-  ['true', true],
-  ['1', true],
-  ['yes', true],
-  ['si', true],
-  ['sí', true],
-  // "sí" typed with a combining accent (macOS keyboards and some PDF copies produce it).
-  ['si\u0301', true],
-  ['false', false],
-  ['0', false],
-  ['no', false],
-]);
 
 export function parseBoolean(raw: string, label: string, problems: string[]): boolean | null | undefined {
   const key = enumKey(raw);

@@ -23,13 +23,12 @@ import {
   parseInteger,
   parsePeriod,
   parseRecordKind,
-  parseTaxId,
   parseTaxIdType,
   parseText,
   todayInArgentina,
-  type ParsedTaxId,
   type Today,
 } from './credit-fields';
+import { isRecord, parseTaxId, unknownKeys, type ParsedTaxId } from './field-rules';
 import { CsvReader, MAX_DIRECTORY_ROWS, detectSeparator, isBlank, stripBom, type CsvRecord, type DirectoryRowError } from './directory-file';
 
 type DebtSituation = CreditReport['situations'][number];
@@ -569,17 +568,6 @@ function parseJson(text: string, today: Today): ParsedCreditFile {
     if (problems.length > 0) errors.push({ line: i + 1, reason: problems.join('; ') });
   });
   return finish(collector, errors, items.length, today);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Unknown keys are rejected: a typo ("clasification") must not silently drop a value. */
-function unknownKeys(object: Record<string, unknown>, allowed: ReadonlySet<string>, prefix: string): string[] {
-  return Object.keys(object)
-    .filter((key) => !allowed.has(key))
-    .map((key) => `unknown field ${prefix}${key}`);
 }
 
 /** JSON scalars as the text the field rules read; absent or null is empty. */

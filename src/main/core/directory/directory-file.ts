@@ -3,7 +3,8 @@
 // Every bad row becomes one error naming its line; good rows are kept, so the caller decides
 // between all-or-nothing and skipping invalid rows (see Directory.import).
 import type { Holder, LookupData } from '../../../shared/api/lookup';
-import { analyzeAlias, analyzeCbu, analyzeTaxId } from '../../../shared/identifiers';
+import { analyzeAlias, analyzeCbu } from '../../../shared/identifiers';
+import { BOOLEANS, WHITESPACE_RUN, characterCount, enumKey, isRecord, parseTaxId, show, unknownKeys } from './field-rules';
 
 export interface DirectoryAccount {
   /** The 22 validated digits. */
@@ -71,7 +72,6 @@ export function stripBom(text: string): string {
 // after pushing a message to `problems`, so one row can report all its bad fields at once.
 
 // Compiled once: these run for every row of files with up to 200,000 rows.
-const WHITESPACE_RUN = /\s+/g;
 const SCIENTIFIC_NOTATION = /^\d(?:[.,]\d+)?e\+?\d+$/i;
 
 const ACCOUNT_TYPES: ReadonlyMap<string, AccountType> = new Map<string, AccountType>([
@@ -91,30 +91,6 @@ const CURRENCIES: ReadonlyMap<string, Currency> = new Map<string, Currency>([
   ['u$s', 'USD'],
   ['us$', 'USD'],
 ]);
-
-const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
-  ['true', true],
-  ['1', true],
-  ['yes', true],
-  ['si', true],
-  ['sí', true],
-  // "sí" typed with a combining accent (macOS keyboards and some PDF copies produce it).
-  ['si\u0301', true],
-  ['false', false],
-  ['0', false],
-  ['no', false],
-]);
-
-/** Lookup key for enumerated values: case- and spacing-insensitive ("Caja  de Ahorro"). */
-function enumKey(raw: string): string {
-  return raw.replace(WHITESPACE_RUN, ' ').trim().toLowerCase();
-}
-
-/** A value quoted for a message, cut short so a pasted paragraph cannot flood the error list. */
-function show(raw: string): string {
-  const value = raw.trim();
-  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-}
 
 interface ParsedCbu {
   number: string;
@@ -191,13 +167,6 @@ function parseActive(raw: string | boolean, problems: string[]): boolean | undef
   return active;
 }
 
-/** Code points, not UTF-16 units, so a name is not cut short by characters outside the BMP. */
-function characterCount(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
-}
-
 function parseHolderName(raw: string, label: string, problems: string[]): string | undefined {
   // Multi-line spreadsheet cells and double spaces are layout, not part of the name.
   const name = raw.replace(WHITESPACE_RUN, ' ').trim();
@@ -213,26 +182,6 @@ function parseHolderName(raw: string, label: string, problems: string[]): string
     }
   }
   return name;
-}
-
-interface ParsedTaxId {
-  taxId: string;
-  formatted: string;
-  isIndividual: boolean;
-  type: TaxIdType;
-}
-
-function parseTaxId(raw: string, label: string, problems: string[]): ParsedTaxId | undefined {
-  if (raw.trim() === '') {
-    problems.push(`${label} is required`);
-    return undefined;
-  }
-  const analysis = analyzeTaxId(raw);
-  if (!analysis.ok) {
-    problems.push(`${label}: ${analysis.message}`);
-    return undefined;
-  }
-  return { taxId: analysis.taxId, formatted: analysis.formatted, isIndividual: analysis.isIndividual, type: analysis.defaultType };
 }
 
 /** Account-level values of one row or item, already validated and normalized. */
@@ -686,17 +635,6 @@ function jsonItems(document: unknown): unknown[] | null {
   if (Array.isArray(document)) return document;
   if (isRecord(document) && Array.isArray(document.accounts)) return document.accounts as unknown[];
   return null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Unknown keys are rejected, like unknown CSV columns: a typo ("acount_type") must not silently fall back to a default. */
-function unknownKeys(object: Record<string, unknown>, allowed: ReadonlySet<string>, prefix: string): string[] {
-  return Object.keys(object)
-    .filter((key) => !allowed.has(key))
-    .map((key) => `unknown field ${prefix}${key}`);
 }
 
 /** Optional text: absent or null means empty. Anything else that is not a string is reported. */

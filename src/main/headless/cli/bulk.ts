@@ -5,7 +5,7 @@
 // Exit status of run/resume: 0 every identifier looked up; 3 out of credits (the rest is reported
 // and a later run resumes it); 4 stopped before the end (Ctrl-C, or identifiers answered GE500 that
 // a later run retries); 1 the operation failed; 2 invalid command line.
-import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { BulkJobView } from '../../../shared/api/bulk';
 import type { BulkRunResult } from '../../core/bulk/bulk-runner';
@@ -14,31 +14,12 @@ import { BULK_CSV_COLUMNS } from '../../core/bulk/bulk-export';
 import { UsageError, booleanOption, oneOf, stringOption, wholeNumber } from './args';
 import { CliError, userByEmail, type CommandSpec, type SessionContext } from './context';
 import { ProgressReporter, count, progressText } from './bulk-progress-bar';
+import { readInputText } from './input-file';
 
 export const EXIT_OUT_OF_CREDITS = 3;
 export const EXIT_STOPPED = 4;
 
-const MAX_FILE_BYTES = 256 * 1024 * 1024;
 const PRODUCTS = ['cbu', 'informes'] as const;
-
-function readInput(file: string): string {
-  let bytes: Buffer;
-  try {
-    const stat = statSync(file);
-    if (stat.isDirectory()) throw new CliError(`${file} is a directory, not a file`);
-    if (stat.size > MAX_FILE_BYTES) throw new CliError(`${file} is too large (${Math.round(stat.size / 1048576)} MiB; at most 256 MiB)`);
-    bytes = readFileSync(file);
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'ENOENT' ? `No such file: ${file}` : `Cannot read ${file}: ${(error as Error).message}`);
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new CliError(`${file} is not UTF-8 text; in Excel use "Save as > CSV UTF-8"`);
-  }
-}
 
 function concurrencyOption(ctx: SessionContext): number {
   const raw = stringOption(ctx.values, 'concurrency');
@@ -177,7 +158,7 @@ export const bulkCommands: CommandSpec[] = [
       const email = stringOption(ctx.values, 'user');
       const user = email !== undefined ? userByEmail(ctx, email, '--user') : ctx.actor;
       concurrencyOption(ctx);
-      const content = readInput(file);
+      const content = readInputText(file);
       const input = { orgId: ctx.org.id, userId: user.id, product, name: path.basename(file), content };
       const previous = ctx.titular.bulk.previousJobs(input);
       if (!previous.unfinished && previous.completed && !booleanOption(ctx.values, 'again')) {

@@ -7,7 +7,7 @@ import { detectDirectoryFormat } from '../../core/directory/directory-file';
 import type { CreditImportReport } from '../../core/directory/credit-reports';
 import { UsageError, booleanOption } from './args';
 import type { CommandSpec } from './context';
-import { readText } from './directory';
+import { readInputText } from './input-file';
 
 /** 20-28765432-5: how people read a CUIT/CUIL. */
 const formatTaxId = (t: string) => `${t.slice(0, 2)}-${t.slice(2, 10)}-${t.slice(10)}`;
@@ -38,7 +38,7 @@ export const creditImportCommands: CommandSpec[] = [
       const file = ctx.args[0];
       if (file === undefined) throw new UsageError('Missing FILE: titular directory import-credit FILE', ctx.command);
       const skipInvalid = booleanOption(ctx.values, 'skip-invalid');
-      const content = readText(file);
+      const content = readInputText(file);
       const format = detectDirectoryFormat(file, content);
       const parsed = parseCreditFile(content, format);
       const unit = format === 'json' && parsed.rows > 0 ? 'item' : 'line';

@@ -1,33 +1,12 @@
 // `titular directory import FILE [--skip-invalid]`: loads the organization's account directory
 // (CSV or JSON). All-or-nothing unless --skip-invalid.
-import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { detectDirectoryFormat, parseDirectoryFile, type DirectoryRowError } from '../../core/directory/directory-file';
 import type { ImportReport } from '../../core/directory/directory';
 import { UsageError, booleanOption } from './args';
-import { CliError, type CommandSpec } from './context';
+import type { CommandSpec } from './context';
+import { readInputText } from './input-file';
 import type { Output } from './output';
-
-const MAX_FILE_BYTES = 256 * 1024 * 1024;
-
-export function readText(file: string): string {
-  let bytes: Buffer;
-  try {
-    const stat = statSync(file);
-    if (stat.isDirectory()) throw new CliError(`${file} is a directory, not a file`);
-    if (stat.size > MAX_FILE_BYTES) throw new CliError(`${file} is too large (${Math.round(stat.size / 1048576)} MiB; at most 256 MiB)`);
-    bytes = readFileSync(file);
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'ENOENT' ? `No such file: ${file}` : `Cannot read ${file}: ${(error as Error).message}`);
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new CliError(`${file} is not UTF-8 text; in Excel use "Save as > CSV UTF-8"`);
-  }
-}
 
 function printRowErrors(out: Output, errors: readonly DirectoryRowError[], unit: 'line' | 'item'): void {
   for (const e of errors) out.error(`${unit} ${e.line}: ${e.reason}`);
@@ -55,7 +34,7 @@ export const directoryCommands: CommandSpec[] = [
       const file = ctx.args[0];
       if (file === undefined) throw new UsageError('Missing FILE: titular directory import FILE', ctx.command);
       const skipInvalid = booleanOption(ctx.values, 'skip-invalid');
-      const content = readText(file);
+      const content = readInputText(file);
       const format = detectDirectoryFormat(file, content);
       const parsed = parseDirectoryFile(content, format);
       const unit = format === 'json' && parsed.rows > 0 ? 'item' : 'line';

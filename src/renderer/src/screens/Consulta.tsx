@@ -7,6 +7,7 @@ import { tpl, useI18n } from '../i18n';
 import { formatAccountNumber, formatTaxId, looksLikeCbu } from '../lib/format';
 import { Badge, Card, EmptyState, ErrorBanner, PageHeader, Spinner } from '../components/ui';
 import { CopyButton } from '../components/CopyButton';
+import { ResultFoot } from '../components/ResultFoot';
 import { IconAlert, IconBank, IconCheck, IconReport, IconSearch, IconX } from '../components/Icons';
 import { CreditReportPanel } from './CreditReport';
 
@@ -254,7 +255,7 @@ function ResultSkeleton() {
 }
 
 export function LookupResultCard({ data, requestId, creditsLeft }: { data: LookupData; requestId?: string; creditsLeft?: number }) {
-  const { m, num } = useI18n();
+  const { m } = useI18n();
   return (
     <Card className="result-card" testId="lookup-result">
       <div className="result-head">
@@ -337,22 +338,7 @@ export function LookupResultCard({ data, requestId, creditsLeft }: { data: Looku
         </div>
       </dl>
 
-      {creditsLeft !== undefined || requestId ? (
-        <div className="result-foot">
-          {creditsLeft !== undefined ? (
-            <span className="credits-pill" data-testid="credits-left" data-credits={creditsLeft}>
-              {tpl(m.lookup.creditsLeft, { n: num(creditsLeft) })}
-            </span>
-          ) : (
-            <span />
-          )}
-          {requestId ? (
-            <span className="muted small mono" title={m.lookup.requestId}>
-              {requestId}
-            </span>
-          ) : null}
-        </div>
-      ) : null}
+      <ResultFoot creditsLeft={creditsLeft} creditsTemplate={m.lookup.creditsLeft} requestId={requestId} />
     </Card>
   );
 }

@@ -8,6 +8,7 @@ import { tpl, useI18n } from '../i18n';
 import { formatTaxId } from '../lib/format';
 import { Badge, Card, EmptyState, ErrorBanner, Spinner } from '../components/ui';
 import { CopyButton } from '../components/CopyButton';
+import { ResultFoot } from '../components/ResultFoot';
 import { IconAlert, IconCheck, IconReport } from '../components/Icons';
 
 type Situation = CreditReport['situations'][number];
@@ -245,22 +246,7 @@ export function CreditReportCard({ report, creditsLeft, requestId }: { report: C
         </div>
       )}
       <p className="muted small report-note">{m.report.amountsNote}</p>
-      {creditsLeft !== undefined || requestId ? (
-        <div className="result-foot">
-          {creditsLeft !== undefined ? (
-            <span className="credits-pill" data-testid="credits-left" data-credits={creditsLeft}>
-              {tpl(m.lookup.creditsLeftReport, { n: num(creditsLeft) })}
-            </span>
-          ) : (
-            <span />
-          )}
-          {requestId ? (
-            <span className="muted small mono" title={m.lookup.requestId}>
-              {requestId}
-            </span>
-          ) : null}
-        </div>
-      ) : null}
+      <ResultFoot creditsLeft={creditsLeft} creditsTemplate={m.lookup.creditsLeftReport} requestId={requestId} />
     </Card>
   );
 }
