@@ -54,7 +54,7 @@ describe('background WAL checkpoints', () => {
     expect(autocheckpoint()).toBe(1000);
     expect(ensureCheckpointer(writer)).toBe(true);
     expect(checkpointerRunning(writer)).toBe(true);
-    expect(autocheckpoint()).toBe(10_000);
+    expect(autocheckpoint()).toBe(40_000);
     const sizeBefore = statSync(file).size;
     insertMany(1, 1000); // ~500 pages: under the writer's raised threshold
     expect(await eventually(() => statSync(file).size > sizeBefore + 1_000_000)).toBe(true);
@@ -74,7 +74,7 @@ describe('background WAL checkpoints', () => {
     expect(checkpointerRunning(writer)).toBe(false);
     expect(autocheckpoint()).toBe(1000);
     expect(ensureCheckpointer(writer)).toBe(true);
-    expect(autocheckpoint()).toBe(10_000);
+    expect(autocheckpoint()).toBe(40_000);
   });
 
   it('an in-memory database gets no worker', () => {

@@ -37,6 +37,9 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
     // Every group-committed write runs in its own savepoint, and SQLite copies each page a savepoint
     // changes into a sub-journal first. On disk that is ~25 small writes per lookup; in memory, none.
     sqlite.pragma('temp_store = MEMORY');
+    // Under sustained load the WAL grows between restarts (db/wal-checkpointer.ts); once restarted,
+    // the file is cut back to this size instead of keeping its largest size on disk.
+    sqlite.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
     // Another process (the CLI next to a running server) may hold the write lock briefly.
     sqlite.pragma('busy_timeout = 5000');
     const db = drizzle(sqlite, { schema });
