@@ -135,7 +135,6 @@ export const lookups = sqliteTable(
     index('lookups_page').on(t.orgId, t.environment, t.product, t.createdAt, t.id, t.status, t.source, t.inputIdentifier),
     index('lookups_status_page').on(t.orgId, t.environment, t.product, t.status, t.createdAt, t.id),
     index('lookups_source_page').on(t.orgId, t.environment, t.product, t.source, t.createdAt, t.id),
-    index('lookups_identifier').on(t.orgId, t.inputIdentifier),
   ],
 );
 

@@ -1,0 +1,1 @@
+DROP INDEX `lookups_identifier`;
