@@ -133,8 +133,6 @@ export const lookups = sqliteTable(
     // Status, source and identifier trail the sort key so that pages filtered on both, or searched
     // by text, skip and count entries in this index alone (history/history.ts, indexFor).
     index('lookups_page').on(t.orgId, t.environment, t.product, t.createdAt, t.id, t.status, t.source, t.inputIdentifier),
-    index('lookups_status_page').on(t.orgId, t.environment, t.product, t.status, t.createdAt, t.id),
-    index('lookups_source_page').on(t.orgId, t.environment, t.product, t.source, t.createdAt, t.id),
   ],
 );
 

@@ -226,15 +226,12 @@ export class History {
 }
 
 /**
- * The index a page reads. Each keeps (created_at, id) order under its equality columns, so neither
- * skipping nor counting touches the table: a single status or source has its own index; no filter,
- * both filters, or a text search read `lookups_page`, which carries status, source and the
- * identifier after (created_at, id) to be checked in the index itself.
+ * The index a page reads: `lookups_page` keeps (created_at, id) order under (org, env, product) and
+ * carries status, source and the identifier after them, so filters are checked in the index itself
+ * and neither skipping nor counting touches the table. (Separate status and source indexes made
+ * filtered pages a little faster but cost two more B-tree writes on every lookup.)
  */
-function indexFor(query: Pick<HistoryQuery, 'status' | 'source' | 'q'>): string {
-  if (query.q) return 'lookups_page';
-  if (query.status && !query.source) return 'lookups_status_page';
-  if (query.source && !query.status) return 'lookups_source_page';
+function indexFor(_query: Pick<HistoryQuery, 'status' | 'source' | 'q'>): string {
   return 'lookups_page';
 }
 

@@ -1,0 +1,2 @@
+DROP INDEX `lookups_status_page`;--> statement-breakpoint
+DROP INDEX `lookups_source_page`;
