@@ -3,6 +3,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { requestId } from '../db/ids';
 import { TitularError } from '../errors';
+import { maskKeys } from '../keys/secrets';
 import type { Titular } from '../titular';
 import { authorizer } from './authorize';
 import { sendError } from './error-reply';
@@ -126,7 +127,7 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
 
 /** The path of a URL for logs and messages: no query string, and anything shaped like a key masked. */
 function safePath(url: string): string {
-  return (url.split('?')[0] ?? '').replace(/sk_(live|test)_[A-Za-z0-9]+/g, 'sk_$1_***').slice(0, 200);
+  return maskKeys(url.split('?')[0] ?? '').slice(0, 200);
 }
 
 function publicMessage(error: FastifyError): string {

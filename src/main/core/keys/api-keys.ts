@@ -1,6 +1,7 @@
 // The organization's API keys: creation, listing, reveal, rotation, revocation, and the lookup of
 // a presented secret. Secrets are stored only as SHA-256 (to find them) and AES-256-GCM ciphertext
 // under the vault (to reveal them to an admin); the key record's id is the AAD.
+import { WriteInvalidatedCache } from '../db/write-invalidated-cache';
 import type Database from 'better-sqlite3';
 import type { BlockList } from 'node:net';
 import { and, desc, eq, gt, isNull, or } from 'drizzle-orm';
@@ -99,13 +100,11 @@ interface AuthRow {
 export class ApiKeys {
   readonly #byHash: Database.Statement<[string], AuthRow>;
   readonly #touch: Database.Statement<[number, string]>;
-  readonly #dataVersion: Database.Statement<[], number>;
   /**
    * Active keys by SHA-256, as last read. Trusted only while PRAGMA data_version is unchanged (no
    * other connection, such as the CLI, has committed since) and emptied by every change made here.
    */
-  readonly #byHashCache = new Map<string, CachedKey>();
-  #cachedVersion = -1;
+  readonly #byHashCache: WriteInvalidatedCache<string, CachedKey>;
   /** Parsed whitelists by key id and raw JSON, so a request never re-parses them. */
   readonly #whitelists = new Map<string, { raw: string; list: BlockList | null }>();
   /** last_used_at is written at most once a minute per key, off the hot path. */
@@ -122,7 +121,7 @@ export class ApiKeys {
       'SELECT id, org_id, owner_user_id, product, environment, scopes, ip_whitelist, rate_limit_per_second, rate_limit_burst, expires_at, revoked_at FROM api_keys WHERE key_hash = ?',
     );
     this.#touch = sqlite.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? ');
-    this.#dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
+    this.#byHashCache = new WriteInvalidatedCache(sqlite, MAX_CACHED_KEYS);
   }
 
   create(input: CreateKeyInput): { key: ApiKeyView; secret: string } {
@@ -257,20 +256,12 @@ export class ApiKeys {
    * applies to the very next request. Expiry is checked against `now` every time.
    */
   authenticate(secret: string, now: number): AuthenticatedKey | null {
-    const version = this.#dataVersion.get() as number;
-    if (version !== this.#cachedVersion) {
-      this.#byHashCache.clear();
-      this.#cachedVersion = version;
-    }
     const hash = hashKey(secret);
-    let cached = this.#byHashCache.get(hash);
-    if (!cached) {
+    const cached = this.#byHashCache.get(hash, () => {
       const row = this.#byHash.get(hash);
-      if (!row || row.revoked_at !== null) return null;
-      cached = { key: this.#toAuthenticated(row), expiresAt: row.expires_at };
-      if (this.#byHashCache.size >= MAX_CACHED_KEYS) this.#byHashCache.clear();
-      this.#byHashCache.set(hash, cached);
-    }
+      return row && row.revoked_at === null ? { key: this.#toAuthenticated(row), expiresAt: row.expires_at } : undefined;
+    });
+    if (!cached) return null;
     if (cached.expiresAt !== null && cached.expiresAt <= now) return null;
     this.#lastUsedPending.set(cached.key.id, now);
     return cached.key;

@@ -11,6 +11,18 @@ const ACCEPT_BELOW = 256 - (256 % ALPHABET.length);
 
 export const KEY_PATTERN = /^sk_(live|test)_[A-Za-z0-9]{32}$/;
 
+const KEY_LIKE = /sk_(live|test)_[A-Za-z0-9]+/g;
+
+/** Whether text carries something shaped like an API key (it must not be stored or logged). */
+export function containsKeyLike(text: string): boolean {
+  return /sk_(live|test)_/.test(text);
+}
+
+/** Text with anything shaped like an API key masked (`sk_live_***`), for logs and stored inputs. */
+export function maskKeys(text: string): string {
+  return text.replace(KEY_LIKE, 'sk_$1_***');
+}
+
 export function keyPrefix(environment: KeyEnvironment): string {
   return environment === 'live' ? 'sk_live_' : 'sk_test_';
 }

@@ -1,6 +1,7 @@
 // Idempotency-Key support (decisions "POST endpoints"): the first charged answer to a key is stored
 // in the same transaction as its charge, so a retry within 24 h replays it instead of charging
 // again; the same key with a different request is a conflict.
+import { containsKeyLike } from '../keys/secrets';
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { TitularError, invalidParameter } from '../errors';
@@ -42,7 +43,7 @@ export class IdempotencyStore {
   static validateKey(raw: string): string {
     if (!KEY_PATTERN.test(raw)) throw invalidParameter('Idempotency-Key must be 1 to 255 visible ASCII characters');
     // Idempotency keys are stored as sent: an API key used as one would sit in the database in plaintext.
-    if (/sk_(live|test)_/.test(raw)) throw invalidParameter('Idempotency-Key must not contain an API key');
+    if (containsKeyLike(raw)) throw invalidParameter('Idempotency-Key must not contain an API key');
     return raw;
   }
 

@@ -13,7 +13,7 @@ import type { CommitQueue } from '../db/commit-queue';
 import { requestId as newRequestId, uuidv7 } from '../db/ids';
 import type { Ledger } from '../ledger/ledger';
 import type { History, InputType } from '../history/history';
-import type { KeyEnvironment } from '../keys/secrets';
+import { maskKeys, type KeyEnvironment } from '../keys/secrets';
 import { UpstreamError, type Resolution } from '../resolvers/resolver';
 import type { IdempotencyScope, IdempotencyStore } from './idempotency';
 import type { ErrorBody, ErrorCode, LookupSource, ProductSlug } from '../../../shared/api/common';
@@ -279,6 +279,6 @@ function insufficient(requestId: string): LookupAnswer {
 /** Invalid input is kept in history for support, bounded so a huge input cannot bloat the database. */
 function storedInput(raw: string): string {
   // An API key pasted into the identifier field must not land in the history (decisions "Keys").
-  const masked = raw.replace(/sk_(live|test)_[A-Za-z0-9]+/g, 'sk_$1_***');
+  const masked = maskKeys(raw);
   return masked.length > MAX_STORED_INPUT ? `${masked.slice(0, MAX_STORED_INPUT)}…` : masked;
 }

@@ -1,4 +1,5 @@
 // Small typed settings kept in the database (so the desktop and the headless server agree).
+import { WriteInvalidatedCache } from '../db/write-invalidated-cache';
 import type Database from 'better-sqlite3';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
@@ -31,29 +32,19 @@ export type SettingKey = keyof typeof SETTINGS;
 export type SettingValue<K extends SettingKey> = z.output<(typeof SETTINGS)[K]>;
 
 export class Settings {
-  // Read on every lookup (the resolver choice), so values are cached; another process's write
-  // (the CLI) changes SQLite's data_version, which empties the cache.
-  readonly #cache = new Map<SettingKey, unknown>();
-  #dataVersion = -1;
-  readonly #version: { get(): unknown };
+  // Read on every lookup (the resolver choice), so values are cached until this object or another
+  // process (the CLI) writes.
+  readonly #cache: WriteInvalidatedCache<SettingKey, unknown>;
 
   constructor(
     private readonly db: Db,
     sqlite: Database.Database,
   ) {
-    this.#version = sqlite.prepare('PRAGMA data_version').pluck();
+    this.#cache = new WriteInvalidatedCache(sqlite);
   }
 
   get<K extends SettingKey>(key: K): SettingValue<K> {
-    const version = this.#version.get() as number;
-    if (version !== this.#dataVersion) {
-      this.#cache.clear();
-      this.#dataVersion = version;
-    }
-    if (this.#cache.has(key)) return this.#cache.get(key) as SettingValue<K>;
-    const value = this.#read(key);
-    this.#cache.set(key, value);
-    return value;
+    return this.#cache.get(key, () => this.#read(key)) as SettingValue<K>;
   }
 
   #read<K extends SettingKey>(key: K): SettingValue<K> {
@@ -70,6 +61,6 @@ export class Settings {
       .values({ key, value: JSON.stringify(valid) })
       .onConflictDoUpdate({ target: settings.key, set: { value: JSON.stringify(valid) } })
       .run();
-    this.#cache.delete(key);
+    this.#cache.clear();
   }
 }
