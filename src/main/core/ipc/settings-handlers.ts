@@ -4,7 +4,7 @@
 import type { Titular } from '../titular';
 import type { User } from '../users/users';
 import { invalidParameter } from '../errors';
-import { normalizeBaseUrl, remoteBaseUrlProblem, upstreamKeyProblem } from '../resolvers/remote-config';
+import { deleteUpstreamKey, normalizeBaseUrl, remoteBaseUrlProblem, setUpstreamKey as storeUpstreamKey } from '../resolvers/remote-config';
 import type { AppSettings, ChannelInput } from '../../../shared/ipc/contract';
 
 export interface SettingsHost {
@@ -64,16 +64,10 @@ export function updateSettings(titular: Titular, user: User, input: ChannelInput
 }
 
 export function setUpstreamKey(titular: Titular, user: User, key: string, host: SettingsHost): AppSettings {
+  // The CLI's rules and audit entries (remote-config.ts); an empty key removes the stored one.
+  const actor = { orgId: user.orgId, actorUserId: user.id };
   const trimmed = key.trim();
-  if (trimmed === '') titular.secrets.delete('remote.upstreamKey');
-  else if (upstreamKeyProblem(trimmed)) throw invalidParameter(`key: ${upstreamKeyProblem(trimmed)}`);
-  else titular.secrets.set('remote.upstreamKey', trimmed);
-  titular.audit.record({
-    orgId: user.orgId,
-    actorUserId: user.id,
-    action: trimmed === '' ? 'remote.upstream_key_removed' : 'remote.upstream_key_set',
-    targetType: 'settings',
-    details: {},
-  });
+  if (trimmed === '') deleteUpstreamKey(titular, actor);
+  else storeUpstreamKey(titular, actor, trimmed);
   return readSettings(titular, host);
 }
