@@ -4,7 +4,7 @@
 // the `startup.*` channels answer; everything else says the app is locked.
 import { ipcMain, type IpcMainInvokeEvent } from 'electron';
 import type { Titular } from '../core/titular';
-import { TitularError } from '../core/errors';
+import { asIpcResult } from '../core/ipc/ipc-result';
 import { dispatch, type IpcSession } from '../core/ipc/handlers';
 import { dispatchStartup, isStartupChannel } from '../core/ipc/startup-handlers';
 import type { StartupGate } from '../core/startup/startup-gate';
@@ -28,13 +28,10 @@ export function registerIpc(
       onActivity();
       try {
         const titular = gate.titular;
-        if (!titular) {
-          if (!isStartupChannel(name)) return { ok: false, error: { code: 'UNAUTHORIZED', message: 'Titular is locked: unlock it first', status: 401 } };
-          return { ok: true, value: dispatchStartup(gate, name, input) };
-        }
-        return { ok: true, value: await dispatch(titular, session(titular), name, input) };
-      } catch (error) {
-        if (error instanceof TitularError) return { ok: false, error: { code: error.code, message: error.message, status: error.status } };
+        if (titular) return await asIpcResult(() => dispatch(titular, session(titular), name, input));
+        if (isStartupChannel(name)) return await asIpcResult(() => dispatchStartup(gate, name, input));
+        return { ok: false, error: { code: 'UNAUTHORIZED', message: 'Titular is locked: unlock it first', status: 401 } };
+      } catch {
         return { ok: false, error: { code: 'GE500', message: 'Internal error', status: 500 } };
       }
     });

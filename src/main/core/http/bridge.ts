@@ -5,10 +5,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Titular } from '../titular';
-import { TitularError } from '../errors';
 import { dispatch, type IpcSession } from '../ipc/handlers';
+import { asIpcResult } from '../ipc/ipc-result';
 import { sendError } from './error-reply';
-import type { IpcResult } from '../../../shared/ipc/contract';
 
 export class BridgeSessions {
   readonly #sessions: { digest: Buffer; userId: string }[] = [];
@@ -65,6 +64,11 @@ function newSessionToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** The token of an `Authorization: Session <token>` header, or null. */
+export function sessionTokenOf(authorization: string | undefined): string | null {
+  return /^Session ([A-Za-z0-9_-]{20,100})$/.exec(authorization ?? '')?.[1] ?? null;
+}
+
 function digest(token: string): Buffer {
   return createHash('sha256').update(token).digest();
 }
@@ -74,8 +78,8 @@ const BRIDGE_BODY_LIMIT = 10 * 1024 * 1024;
 
 export function registerBridge(app: FastifyInstance, titular: Titular, sessions: BridgeSessions): void {
   const sessionUser = (authorization: string | undefined) => {
-    const match = /^Session ([A-Za-z0-9_-]{20,100})$/.exec(authorization ?? '');
-    return match?.[1] ? sessions.userOf(match[1]) : null;
+    const token = sessionTokenOf(authorization);
+    return token ? sessions.userOf(token) : null;
   };
   // The session is checked before the (larger than the API's) body is read.
   const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -84,13 +88,8 @@ export function registerBridge(app: FastifyInstance, titular: Titular, sessions:
   app.post<{ Params: { channel: string } }>('/bridge/:channel', { bodyLimit: BRIDGE_BODY_LIMIT, onRequest }, async (request, reply) => {
     const userId = sessionUser(request.headers.authorization);
     if (!userId) return sendError(reply, 401, 'UNAUTHORIZED', 'Missing or unknown desktop session');
-    let result: IpcResult<unknown>;
-    try {
-      result = { ok: true, value: await dispatch(titular, { userId, unlockProvider: sessions.unlockProvider, settingsHost: sessions.settingsHost }, request.params.channel, request.body) };
-    } catch (error) {
-      if (!(error instanceof TitularError)) throw error;
-      result = { ok: false, error: { code: error.code, message: error.message, status: error.status } };
-    }
+    const session = { userId, unlockProvider: sessions.unlockProvider, settingsHost: sessions.settingsHost };
+    const result = await asIpcResult(() => dispatch(titular, session, request.params.channel, request.body));
     return reply.header('Cache-Control', 'no-store').send(result);
   });
 }

@@ -4,13 +4,13 @@
 // listens with the full API on the same port.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { requestId } from '../db/ids';
-import { TitularError } from '../errors';
+import { asIpcResult } from '../ipc/ipc-result';
 import type { StartupGate } from '../startup/startup-gate';
 import { dispatchStartup, isStartupChannel } from '../ipc/startup-handlers';
 import { sendError } from './error-reply';
 import { requestHostAllowed } from './host-guard';
 import { registerStaticUi } from './static-ui';
-import type { BridgeSessions } from './bridge';
+import { sessionTokenOf, type BridgeSessions } from './bridge';
 import type { IpcResult } from '../../../shared/ipc/contract';
 
 export function buildStartupApp(gate: StartupGate, options: { rendererDir: string; sessions: BridgeSessions }): FastifyInstance {
@@ -25,20 +25,12 @@ export function buildStartupApp(gate: StartupGate, options: { rendererDir: strin
   registerStaticUi(app, options.rendererDir);
 
   app.post<{ Params: { channel: string } }>('/bridge/:channel', async (request, reply) => {
-    const match = /^Session ([A-Za-z0-9_-]{20,100})$/.exec(request.headers.authorization ?? '');
-    if (!match?.[1] || !options.sessions.knows(match[1])) return sendError(reply, 401, 'UNAUTHORIZED', 'Missing or unknown desktop session');
-    let result: IpcResult<unknown>;
+    const token = sessionTokenOf(request.headers.authorization);
+    if (!token || !options.sessions.knows(token)) return sendError(reply, 401, 'UNAUTHORIZED', 'Missing or unknown desktop session');
     const channel = request.params.channel;
-    if (!isStartupChannel(channel)) {
-      result = { ok: false, error: { code: 'UNAUTHORIZED', message: 'Titular is locked: unlock it first', status: 401 } };
-    } else {
-      try {
-        result = { ok: true, value: dispatchStartup(gate, channel, request.body) };
-      } catch (error) {
-        if (!(error instanceof TitularError)) throw error;
-        result = { ok: false, error: { code: error.code, message: error.message, status: error.status } };
-      }
-    }
+    const result: IpcResult<unknown> = isStartupChannel(channel)
+      ? await asIpcResult(() => dispatchStartup(gate, channel, request.body))
+      : { ok: false, error: { code: 'UNAUTHORIZED', message: 'Titular is locked: unlock it first', status: 401 } };
     return reply.header('Cache-Control', 'no-store').send(result);
   });
 
