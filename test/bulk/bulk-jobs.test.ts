@@ -163,9 +163,10 @@ describe('a bulk job', () => {
   it('leaves GE500 identifiers pending without a charge, and retries them on the next run', async () => {
     f.addCredits('cbu', 100);
     const failing = new Set([directory.numbers[3]!, directory.numbers[7]!]);
-    const original = f.titular.directory.resolveAccount.bind(f.titular.directory);
-    const spy = vi.spyOn(f.titular.directory, 'resolveAccount').mockImplementation((query) => {
-      if (query.kind === 'number' && failing.has(query.number)) return Promise.reject(new UpstreamError('down', 5));
+    // The directory answers inside the recording transaction (resolveAccountNow); make it fail there.
+    const original = f.titular.directory.resolveAccountNow.bind(f.titular.directory);
+    const spy = vi.spyOn(f.titular.directory, 'resolveAccountNow').mockImplementation((query) => {
+      if (query.kind === 'number' && failing.has(query.number)) throw new UpstreamError('down', 5);
       return original(query);
     });
     const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'g.txt', content: bulkList(directory.numbers.slice(0, 20)).text });

@@ -2,6 +2,7 @@
 // Kept in the same transaction as every history insert, so a history page can total and locate
 // whole days by summing a few hundred counters instead of counting a million rows.
 import type Database from 'better-sqlite3';
+import type { BatchFolding } from '../db/commit-queue';
 import type { KeyEnvironment } from '../keys/secrets';
 import type { LookupSource, LookupStatus, ProductSlug } from '../../../shared/api/common';
 
@@ -32,20 +33,56 @@ export interface DayCount {
   n: number;
 }
 
-export class DailyCounts {
-  readonly #increment: Database.Statement<unknown[]>;
+interface FoldedCount {
+  row: CountedRow;
+  day: number;
+  n: number;
+}
+
+export class DailyCounts implements BatchFolding {
+  readonly #add: Database.Statement<unknown[]>;
   readonly #statements = new Map<string, Database.Statement<unknown[]>>();
+  /** Counts of the group-committed batch being written, per counter; null outside one. */
+  #folded: Map<string, FoldedCount> | null = null;
 
   constructor(private readonly sqlite: Database.Database) {
-    this.#increment = sqlite.prepare(
-      `INSERT INTO lookup_daily_counts (org_id, environment, product, day, status, source, count) VALUES (?, ?, ?, ?, ?, ?, 1)
-       ON CONFLICT (org_id, environment, product, day, status, source) DO UPDATE SET count = count + 1`,
+    this.#add = sqlite.prepare(
+      `INSERT INTO lookup_daily_counts (org_id, environment, product, day, status, source, count) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (org_id, environment, product, day, status, source) DO UPDATE SET count = count + excluded.count`,
     );
   }
 
-  /** Counts one history row. The caller runs it in the transaction that inserts the row. */
+  /**
+   * Counts one history row. The caller runs it in the transaction that inserts the row; inside a
+   * group-committed batch the count is folded and written once when the batch ends (end()).
+   */
   increment(row: CountedRow): void {
-    this.#increment.run(row.orgId, row.environment, row.product, dayOf(row.createdAt), row.status, row.source);
+    const day = dayOf(row.createdAt);
+    if (!this.#folded) {
+      this.#add.run(row.orgId, row.environment, row.product, day, row.status, row.source, 1);
+      return;
+    }
+    const key = `${row.orgId}\u0000${row.environment}\u0000${row.product}\u0000${day}\u0000${row.status}\u0000${row.source}`;
+    const folded = this.#folded.get(key);
+    if (folded) folded.n++;
+    else this.#folded.set(key, { row, day, n: 1 });
+  }
+
+  begin(): void {
+    this.#folded = new Map();
+  }
+
+  end(): void {
+    const folded = this.#folded;
+    this.#folded = null;
+    if (!folded) return;
+    for (const { row, day, n } of folded.values()) {
+      this.#add.run(row.orgId, row.environment, row.product, day, row.status, row.source, n);
+    }
+  }
+
+  abort(): void {
+    this.#folded = null;
   }
 
   /** Rows in days firstDay..lastDay (inclusive). */

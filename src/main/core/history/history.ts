@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import type { KeyEnvironment } from '../keys/secrets';
 import type { LookupSource, LookupStatus, ProductSlug } from '../../../shared/api/common';
 import type { HistoryEntry, HistoryQuery, HistoryResponse } from '../../../shared/api/history';
+import type { BatchFolding } from '../db/commit-queue';
 import { DAY_MS, DailyCounts, dayOf, type DayFilter } from './daily-counts';
 import { EARLIEST_MS, LATEST_MS, dayEnd, dayStart, locateFromNewest, locateFromOldest, splitRange, type Edge, type PageWindow, type Span } from './page-window';
 
@@ -58,6 +59,8 @@ export class History {
   readonly #recordAlone: Database.Transaction<(r: NewLookupRecord) => void>;
   readonly #readPage: Database.Transaction<(scope: HistoryScope, query: HistoryQuery) => HistoryResponse>;
   readonly #counts: DailyCounts;
+  /** The day counters, folded per group-committed batch (CommitQueue). */
+  readonly folding: BatchFolding;
   readonly #pageCache = new Map<string, Database.Statement<unknown[]>>();
 
   constructor(private readonly sqlite: Database.Database) {
@@ -67,6 +70,7 @@ export class History {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#counts = new DailyCounts(sqlite);
+    this.folding = this.#counts;
     this.#recordAlone = sqlite.transaction((r: NewLookupRecord) => this.#write(r));
     this.#readPage = sqlite.transaction((scope: HistoryScope, query: HistoryQuery) => this.#page(scope, query));
   }

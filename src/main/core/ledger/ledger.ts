@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import { and, desc as sqlDesc, eq, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { BatchFolding } from '../db/commit-queue';
 import type { Db } from '../db/open';
 import { uuidv7 } from '../db/ids';
 import { creditBalances, creditLedger } from '../db/schema';
@@ -32,9 +33,20 @@ export interface LedgerEntryView {
 
 const MAX_PURCHASE = 100_000_000;
 
-export class Ledger {
+/** A balance as a group-committed batch leaves it: read once, lowered per charge, written once. */
+interface FoldedBalance {
+  orgId: string;
+  product: ProductSlug;
+  balance: number;
+  taken: number;
+}
+
+export class Ledger implements BatchFolding {
   readonly #balanceOf: Database.Statement<[string, string], { balance: number }>;
   readonly #debit: Database.Statement<[string, string], { balance: number }>;
+  readonly #debitMany: Database.Statement<[number, number, string, string, number]>;
+  /** Balances charged in the group-committed batch being written; null outside one (see begin()). */
+  #folded: Map<string, FoldedBalance> | null = null;
   readonly #insertConsumption: Database.Statement<[string, string, string, string, string | null, number]>;
   /** The balance after this process's last charge, per organization and product (see hasCredit). */
   readonly #lastCharged = new Map<string, number>();
@@ -50,12 +62,17 @@ export class Ledger {
       // RETURNING gives the balance after the charge without a second read on the hot path.
       'UPDATE credit_balances SET balance = balance - 1, total_consumed = total_consumed + 1 WHERE org_id = ? AND product = ? AND balance > 0 RETURNING balance',
     );
+    this.#debitMany = sqlite.prepare(
+      'UPDATE credit_balances SET balance = balance - ?, total_consumed = total_consumed + ? WHERE org_id = ? AND product = ? AND balance = ?',
+    );
     this.#insertConsumption = sqlite.prepare(
       "INSERT INTO credit_ledger (id, org_id, product, kind, amount, lookup_id, user_id, created_at) VALUES (?, ?, ?, 'consumption', -1, ?, ?, ?)",
     );
   }
 
   balance(orgId: string, product: ProductSlug): number {
+    const folded = this.#folded?.get(`${orgId}:${product}`);
+    if (folded) return folded.balance;
     return this.#balanceOf.get(orgId, product)?.balance ?? 0;
   }
 
@@ -75,11 +92,51 @@ export class Ledger {
    * Returns the balance after the charge, or null when there was no credit left (nothing written).
    */
   consumeOne(orgId: string, product: ProductSlug, lookupId: string, userId: string | null, now: number): number | null {
-    const debited = this.#debit.get(orgId, product);
-    this.#lastCharged.set(`${orgId}:${product}`, debited?.balance ?? 0);
-    if (!debited) return null;
+    const key = `${orgId}:${product}`;
+    let after: number | null;
+    if (this.#folded) {
+      // Inside a batch's write transaction: no other writer can move the balance until it commits,
+      // so it is read once and lowered here; end() writes the batch's charges in one UPDATE.
+      let folded = this.#folded.get(key);
+      if (!folded) {
+        folded = { orgId, product, balance: this.#balanceOf.get(orgId, product)?.balance ?? 0, taken: 0 };
+        this.#folded.set(key, folded);
+      }
+      if (folded.balance > 0) {
+        folded.balance--;
+        folded.taken++;
+        after = folded.balance;
+      } else {
+        after = null;
+      }
+    } else {
+      after = this.#debit.get(orgId, product)?.balance ?? null;
+    }
+    this.#lastCharged.set(key, after ?? 0);
+    if (after === null) return null;
     this.#insertConsumption.run(uuidv7(now), orgId, product, lookupId, userId, now);
-    return debited.balance;
+    return after;
+  }
+
+  begin(): void {
+    this.#folded = new Map();
+  }
+
+  end(): void {
+    const folded = this.#folded;
+    this.#folded = null;
+    if (!folded) return;
+    for (const f of folded.values()) {
+      if (f.taken === 0) continue;
+      // `balance = ?` re-checks what the batch read: a mismatch (which the write lock rules out)
+      // throws and rolls the whole batch back rather than charging from a wrong balance.
+      const changed = this.#debitMany.run(f.taken, f.taken, f.orgId, f.product, f.balance + f.taken).changes;
+      if (changed !== 1) throw new Error('credit balance changed during a batch');
+    }
+  }
+
+  abort(): void {
+    this.#folded = null;
   }
 
   /** Records a purchase. A repeated reference adds nothing and says so (safe to retry). */

@@ -14,7 +14,7 @@ import { requestId as newRequestId, uuidv7 } from '../db/ids';
 import type { Ledger } from '../ledger/ledger';
 import type { History, InputType } from '../history/history';
 import { maskKeys, type KeyEnvironment } from '../keys/secrets';
-import { UpstreamError, type Resolution } from '../resolvers/resolver';
+import { UpstreamError, type AccountQuery, type AccountResolver, type Resolution } from '../resolvers/resolver';
 import type { IdempotencyScope, IdempotencyStore } from './idempotency';
 import type { ErrorBody, ErrorCode, LookupSource, ProductSlug } from '../../../shared/api/common';
 import { analyzeAlias, analyzeCbu, analyzeTaxId, normalizeIdentifierInput } from '../../../shared/identifiers';
@@ -60,8 +60,20 @@ export interface LookupAnswer {
 
 /** What validation made of the input: where to look, or why it is invalid. */
 type Validated<T> =
-  | { ok: true; inputIdentifier: string; inputType: InputType; resolve: () => Promise<Resolution<T>> | Resolution<T> }
+  | {
+      ok: true;
+      inputIdentifier: string;
+      inputType: InputType;
+      resolve: () => Promise<Resolution<T>> | Resolution<T>;
+      /** The resolver's synchronous form, when it has one: run inside the recording transaction. */
+      resolveNow: (() => Resolution<T>) | null;
+    }
   | { ok: false; inputIdentifier: string; inputType: InputType; message: string };
+
+/** How a lookup ended, before the credit rules and the history entry are applied to it. */
+type Outcome =
+  | { status: 200; data: unknown; latencyMs: number }
+  | { status: number; code: ErrorCode; message: string; latencyMs: number; retryAfterSeconds?: number };
 
 const MAX_STORED_INPUT = 64;
 
@@ -91,11 +103,13 @@ export class LookupService {
         return { ok: false, inputIdentifier: storedInput(raw), inputType: 'CUIT', message };
       }
       const resolver = this.deps.resolvers.creditReports(ctx.environment);
+      const query = { orgId: ctx.orgId, taxId: analysis.taxId };
       return {
         ok: true,
         inputIdentifier: analysis.taxId,
         inputType: 'CUIT',
-        resolve: () => resolver.resolveCreditReport({ orgId: ctx.orgId, taxId: analysis.taxId }),
+        resolve: () => resolver.resolveCreditReport(query),
+        resolveNow: resolver.resolveCreditReportNow ? () => resolver.resolveCreditReportNow!(query) : null,
       };
     }));
   }
@@ -134,22 +148,12 @@ export class LookupService {
     if (type === 'cbu') {
       const analysis = analyzeCbu(raw);
       if (!analysis.ok) return { ok: false, inputIdentifier: storedInput(normalizeIdentifierInput(raw)), inputType: 'CBU', message: analysis.message };
-      return {
-        ok: true,
-        inputIdentifier: analysis.number,
-        inputType: analysis.scheme,
-        resolve: () => resolver.resolveAccount({ orgId: ctx.orgId, kind: 'number', number: analysis.number }),
-      };
+      return accountQuery(resolver, analysis.number, analysis.scheme, { orgId: ctx.orgId, kind: 'number', number: analysis.number });
     }
     if (type === 'alias') {
       const analysis = analyzeAlias(raw);
       if (!analysis.ok) return { ok: false, inputIdentifier: storedInput(raw.trim()), inputType: 'ALIAS', message: analysis.message };
-      return {
-        ok: true,
-        inputIdentifier: analysis.alias,
-        inputType: 'ALIAS',
-        resolve: () => resolver.resolveAccount({ orgId: ctx.orgId, kind: 'alias', aliasKey: analysis.key }),
-      };
+      return accountQuery(resolver, analysis.alias, 'ALIAS', { orgId: ctx.orgId, kind: 'alias', aliasKey: analysis.key });
     }
     return {
       ok: false,
@@ -166,51 +170,47 @@ export class LookupService {
 
     const validated = validate();
     if (!validated.ok) {
-      return this.#commit(ctx, product, requestId, validated, { status: 400, code: 'PA006', message: validated.message, latencyMs: 0 });
+      const outcome: Outcome = { status: 400, code: 'PA006', message: validated.message, latencyMs: 0 };
+      return this.#commit(ctx, product, requestId, validated, () => outcome);
     }
-
+    const { resolveNow } = validated;
+    if (resolveNow) {
+      // A local source: resolved in the transaction that records the lookup (no read of its own).
+      return this.#commit(ctx, product, requestId, validated, () => {
+        const started = performance.now();
+        try {
+          return found(product, resolveNow(), started);
+        } catch (error) {
+          return failed(error, started);
+        }
+      });
+    }
     const started = performance.now();
-    let resolution: Resolution<T>;
+    let outcome: Outcome;
     try {
-      resolution = await validated.resolve();
+      outcome = found(product, await validated.resolve(), started);
     } catch (error) {
-      const latencyMs = Math.round(performance.now() - started);
-      const upstream = error instanceof UpstreamError;
-      const answer = await this.#commit(ctx, product, requestId, validated, {
-        status: upstream ? 503 : 500,
-        code: 'GE500',
-        message: upstream ? 'The account data source is unavailable; try again shortly' : 'Internal error',
-        latencyMs,
-      });
-      if (upstream) answer.headers = { ...answer.headers, 'Retry-After': String(error.retryAfterSeconds) };
-      return answer;
+      outcome = failed(error, started);
     }
-    const latencyMs = Math.round(performance.now() - started);
-    if (!resolution.found) {
-      return this.#commit(ctx, product, requestId, validated, {
-        status: 404,
-        code: 'PA011',
-        message: product === 'cbu' ? 'No account was found for this identifier' : 'No credit report was found for this CUIT/CUIL',
-        latencyMs,
-      });
-    }
-    return this.#commit(ctx, product, requestId, validated, { status: 200, data: resolution.data, latencyMs });
+    return this.#commit(ctx, product, requestId, validated, () => outcome);
   }
 
   /**
    * Writes the history entry, the charge (when the outcome consumes one) and the idempotency record
-   * in one group-committed transaction, and builds the answer from what was committed.
+   * in one group-committed transaction, and builds the answer from what was committed. `decide`
+   * runs first inside that transaction (it resolves there when the source is local).
    */
   #commit(
     ctx: LookupContext,
     product: ProductSlug,
     requestId: string,
     input: { inputIdentifier: string; inputType: InputType },
-    outcome: { status: 200; data: unknown; latencyMs: number } | { status: number; code: ErrorCode; message: string; latencyMs: number },
+    decide: () => Outcome,
   ): Promise<LookupAnswer> {
     const { ledger, history, idempotency, commits } = this.deps;
-    const consumes = ctx.environment === 'live' && outcome.status < 500;
     return commits.enqueue((): LookupAnswer => {
+      const outcome = decide();
+      const consumes = ctx.environment === 'live' && outcome.status < 500;
       const now = Date.now();
       const lookupId = uuidv7(now);
       let remaining: number;
@@ -236,6 +236,7 @@ export class LookupService {
             charged: consumes,
             lookupId,
           };
+      if (!success && outcome.retryAfterSeconds !== undefined) answer.headers = { 'Retry-After': String(outcome.retryAfterSeconds) };
       history.record({
         id: lookupId,
         orgId: ctx.orgId,
@@ -261,6 +262,42 @@ export class LookupService {
       return answer;
     });
   }
+}
+
+function accountQuery(
+  resolver: AccountResolver,
+  inputIdentifier: string,
+  inputType: InputType,
+  query: AccountQuery,
+): Validated<LookupData> {
+  return {
+    ok: true,
+    inputIdentifier,
+    inputType,
+    resolve: () => resolver.resolveAccount(query),
+    resolveNow: resolver.resolveAccountNow ? () => resolver.resolveAccountNow!(query) : null,
+  };
+}
+
+/** A resolution as an outcome: 200 with its data, or 404 PA011. */
+function found<T>(product: ProductSlug, resolution: Resolution<T>, started: number): Outcome {
+  const latencyMs = Math.round(performance.now() - started);
+  if (resolution.found) return { status: 200, data: resolution.data, latencyMs };
+  return {
+    status: 404,
+    code: 'PA011',
+    message: product === 'cbu' ? 'No account was found for this identifier' : 'No credit report was found for this CUIT/CUIL',
+    latencyMs,
+  };
+}
+
+/** A resolver that threw: 503 GE500 with Retry-After when the source is down, 500 GE500 otherwise. */
+function failed(error: unknown, started: number): Outcome {
+  const latencyMs = Math.round(performance.now() - started);
+  if (error instanceof UpstreamError) {
+    return { status: 503, code: 'GE500', message: 'The account data source is unavailable; try again shortly', latencyMs, retryAfterSeconds: error.retryAfterSeconds };
+  }
+  return { status: 500, code: 'GE500', message: 'Internal error', latencyMs };
 }
 
 function insufficient(requestId: string): LookupAnswer {

@@ -13,12 +13,20 @@ export interface AccountResolver {
   readonly name: 'sandbox' | 'directory' | 'remote';
   /** Throws UpstreamError when the source cannot answer (GE500, no credit consumed). */
   resolveAccount(query: AccountQuery): Promise<Resolution<LookupData>>;
+  /**
+   * Present on resolvers that answer at once from memory or this database (sandbox, directory):
+   * the lookup then resolves inside the transaction that records it, where a read costs no lock
+   * of its own and sees the same snapshot as the charge.
+   */
+  resolveAccountNow?(query: AccountQuery): Resolution<LookupData>;
 }
 
 export interface CreditReportResolver {
   readonly name: 'sandbox' | 'directory' | 'remote';
   /** `taxId`: 11 validated digits. Throws UpstreamError when the source cannot answer. */
   resolveCreditReport(query: { orgId: string; taxId: string }): Promise<Resolution<CreditReport>>;
+  /** As AccountResolver.resolveAccountNow. */
+  resolveCreditReportNow?(query: { orgId: string; taxId: string }): Resolution<CreditReport>;
 }
 
 /** The upstream could not answer: HTTP 503 GE500 with Retry-After, and no credit taken. */

@@ -13,6 +13,10 @@ export class SandboxResolver implements AccountResolver, CreditReportResolver {
   readonly name = 'sandbox' as const;
 
   async resolveAccount(query: AccountQuery): Promise<Resolution<LookupData>> {
+    return this.resolveAccountNow(query);
+  }
+
+  resolveAccountNow(query: AccountQuery): Resolution<LookupData> {
     if (
       (query.kind === 'number' && query.number === SANDBOX_UPSTREAM_FAILURE.cbu) ||
       (query.kind === 'alias' && query.aliasKey === SANDBOX_UPSTREAM_FAILURE.alias)
@@ -24,6 +28,10 @@ export class SandboxResolver implements AccountResolver, CreditReportResolver {
   }
 
   async resolveCreditReport(query: { orgId: string; taxId: string }): Promise<Resolution<CreditReport>> {
+    return this.resolveCreditReportNow(query);
+  }
+
+  resolveCreditReportNow(query: { orgId: string; taxId: string }): Resolution<CreditReport> {
     if (query.taxId === SANDBOX_UPSTREAM_FAILURE.taxId) throw new UpstreamError('Sandbox: simulated upstream failure');
     const report = reports.get(query.taxId);
     return report ? { found: true, data: structuredClone(report) } : { found: false };
