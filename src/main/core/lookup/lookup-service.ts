@@ -2,61 +2,22 @@
 // limit are the interface's job) to its answer: the credit check, validation, resolution, and the
 // one transaction that writes the history entry, the charge and the idempotency record together.
 //
-// Credit rules (contract §7, decisions "Order of checks"):
-//   402 INSUFFICIENT_CREDITS  live key, balance 0                  no credit, no history
-//   400 PA006                 invalid identifier or type           1 credit
-//   200                       found                                1 credit
-//   404 PA011                 not found                            1 credit
-//   503/500 GE500             upstream down / internal fault       no credit (history entry kept)
-// Sandbox lookups never consume credits and are recorded in the sandbox history.
+// The credit rules themselves are applied where the lookup is recorded (lookup-record.ts).
 import type { CommitQueue } from '../db/commit-queue';
-import { requestId as newRequestId, uuidv7 } from '../db/ids';
+import { requestId as newRequestId } from '../db/ids';
 import type { Ledger } from '../ledger/ledger';
 import type { History, InputType } from '../history/history';
-import { maskKeys, type KeyEnvironment } from '../keys/secrets';
-import { UpstreamError, type AccountQuery, type AccountResolver, type Resolution } from '../resolvers/resolver';
-import type { IdempotencyScope, IdempotencyStore } from './idempotency';
-import type { ErrorBody, ErrorCode, LookupSource, ProductSlug } from '../../../shared/api/common';
+import { maskKeys } from '../keys/secrets';
+import type { AccountQuery, AccountResolver, Resolution } from '../resolvers/resolver';
+import type { IdempotencyStore } from './idempotency';
+import type { ProductSlug } from '../../../shared/api/common';
 import { analyzeAlias, analyzeCbu, analyzeTaxId, normalizeIdentifierInput } from '../../../shared/identifiers';
 import type { LookupData } from '../../../shared/api/lookup';
 import type { CreditReport } from '../../../shared/api/credit';
 import type { ResolverSet } from './resolver-set';
+import { failed, found, insufficient, recordLookup, type LookupAnswer, type LookupContext, type Outcome } from './lookup-record';
 
-export interface LookupContext {
-  orgId: string;
-  environment: KeyEnvironment;
-  source: LookupSource;
-  /** The user the history entry names: the signed-in user (WEB), the key's owner (API), the batch's starter (BULK). */
-  userId: string;
-  apiKeyId: string | null;
-  requestId?: string;
-  idempotency?: IdempotencyScope | null;
-  /**
-   * Called inside the transaction that writes the history entry (and the charge, when one is
-   * taken), so the caller's own record of the outcome commits or rolls back with it. Bulk jobs
-   * mark their item done here: a done item is never looked up, or charged, again.
-   */
-  onCommit?: (outcome: CommittedOutcome) => void;
-}
-
-export interface CommittedOutcome {
-  lookupId: string;
-  status: number;
-  /** The error code, or null for a 200. */
-  code: ErrorCode | null;
-  charged: boolean;
-  createdAt: number;
-}
-
-export interface LookupAnswer {
-  status: number;
-  body: { success: true; data: unknown; credits_remaining: number; request_id: string } | ErrorBody;
-  headers?: Record<string, string>;
-  /** Whether this answer took a credit (false for sandbox, replays and system errors). */
-  charged: boolean;
-  /** History entry id, when one was written. */
-  lookupId?: string;
-}
+export type { CommittedOutcome, LookupAnswer, LookupContext } from './lookup-record';
 
 /** What validation made of the input: where to look, or why it is invalid. */
 type Validated<T> =
@@ -69,11 +30,6 @@ type Validated<T> =
       resolveNow: (() => Resolution<T>) | null;
     }
   | { ok: false; inputIdentifier: string; inputType: InputType; message: string };
-
-/** How a lookup ended, before the credit rules and the history entry are applied to it. */
-type Outcome =
-  | { status: 200; data: unknown; latencyMs: number }
-  | { status: number; code: ErrorCode; message: string; latencyMs: number; retryAfterSeconds?: number };
 
 const MAX_STORED_INPUT = 64;
 
@@ -207,60 +163,8 @@ export class LookupService {
     input: { inputIdentifier: string; inputType: InputType },
     decide: () => Outcome,
   ): Promise<LookupAnswer> {
-    const { ledger, history, idempotency, commits } = this.deps;
-    return commits.enqueue((): LookupAnswer => {
-      const outcome = decide();
-      const consumes = ctx.environment === 'live' && outcome.status < 500;
-      const now = Date.now();
-      const lookupId = uuidv7(now);
-      let remaining: number;
-      if (consumes) {
-        const after = ledger.consumeOne(ctx.orgId, product, lookupId, ctx.userId, now);
-        // The balance reached 0 after the pre-check (concurrent lookups): nothing is written.
-        if (after === null) return insufficient(requestId);
-        remaining = after;
-      } else {
-        remaining = ledger.balance(ctx.orgId, product);
-      }
-      const success = 'data' in outcome;
-      const answer: LookupAnswer = success
-        ? { status: 200, body: { success: true, data: outcome.data, credits_remaining: remaining, request_id: requestId }, charged: consumes, lookupId }
-        : {
-            status: outcome.status,
-            body: {
-              success: false,
-              error: { code: outcome.code, message: outcome.message },
-              ...(consumes ? { credits_remaining: remaining } : {}),
-              request_id: requestId,
-            },
-            charged: consumes,
-            lookupId,
-          };
-      if (!success && outcome.retryAfterSeconds !== undefined) answer.headers = { 'Retry-After': String(outcome.retryAfterSeconds) };
-      history.record({
-        id: lookupId,
-        orgId: ctx.orgId,
-        environment: ctx.environment,
-        product,
-        inputIdentifier: input.inputIdentifier,
-        inputType: input.inputType,
-        status: success ? 'SUCCESS' : 'ERROR',
-        errorCode: success ? null : outcome.code,
-        httpStatus: outcome.status,
-        source: ctx.source,
-        responseData: success ? outcome.data : { error: { code: outcome.code, message: outcome.message } },
-        upstreamLatencyMs: outcome.latencyMs,
-        creditConsumed: consumes ? 1 : 0,
-        userId: ctx.userId,
-        apiKeyId: ctx.apiKeyId,
-        requestId,
-        createdAt: now,
-      });
-      ctx.onCommit?.({ lookupId, status: outcome.status, code: success ? null : outcome.code, charged: consumes, createdAt: now });
-      // Only answers that are final are replayed; a GE500 retry should really retry.
-      if (ctx.idempotency && outcome.status < 500) idempotency.store(ctx.idempotency, { status: answer.status, body: answer.body }, now);
-      return answer;
-    });
+    const { commits } = this.deps;
+    return commits.enqueue(() => recordLookup(this.deps, { ctx, product, requestId, input }, decide));
   }
 }
 
@@ -279,39 +183,6 @@ function accountQuery(
   };
 }
 
-/** A resolution as an outcome: 200 with its data, or 404 PA011. */
-function found<T>(product: ProductSlug, resolution: Resolution<T>, started: number): Outcome {
-  const latencyMs = Math.round(performance.now() - started);
-  if (resolution.found) return { status: 200, data: resolution.data, latencyMs };
-  return {
-    status: 404,
-    code: 'PA011',
-    message: product === 'cbu' ? 'No account was found for this identifier' : 'No credit report was found for this CUIT/CUIL',
-    latencyMs,
-  };
-}
-
-/** A resolver that threw: 503 GE500 with Retry-After when the source is down, 500 GE500 otherwise. */
-function failed(error: unknown, started: number): Outcome {
-  const latencyMs = Math.round(performance.now() - started);
-  if (error instanceof UpstreamError) {
-    return { status: 503, code: 'GE500', message: 'The account data source is unavailable; try again shortly', latencyMs, retryAfterSeconds: error.retryAfterSeconds };
-  }
-  return { status: 500, code: 'GE500', message: 'Internal error', latencyMs };
-}
-
-function insufficient(requestId: string): LookupAnswer {
-  return {
-    status: 402,
-    body: {
-      success: false,
-      error: { code: 'INSUFFICIENT_CREDITS', message: 'No credits left for this product; purchase more to continue' },
-      credits_remaining: 0,
-      request_id: requestId,
-    },
-    charged: false,
-  };
-}
 
 /** Invalid input is kept in history for support, bounded so a huge input cannot bloat the database. */
 function storedInput(raw: string): string {

@@ -1,0 +1,173 @@
+// Recording one lookup: the credit rules applied to its outcome, the charge, the history entry and
+// the idempotency record, written together inside one group-committed transaction. The lookup
+// service runs it on its own connection, and the lookup writer thread runs the same function on its
+// connection (lookup-writer.ts), so both paths apply exactly the same rules.
+//
+// Credit rules (contract §7, decisions "Order of checks"):
+//   402 INSUFFICIENT_CREDITS  live key, balance 0                  no credit, no history
+//   400 PA006                 invalid identifier or type           1 credit
+//   200                       found                                1 credit
+//   404 PA011                 not found                            1 credit
+//   503/500 GE500             upstream down / internal fault       no credit (history entry kept)
+// Sandbox lookups never consume credits and are recorded in the sandbox history.
+import { uuidv7 } from '../db/ids';
+import type { Ledger } from '../ledger/ledger';
+import type { History, InputType } from '../history/history';
+import type { KeyEnvironment } from '../keys/secrets';
+import { UpstreamError, type Resolution } from '../resolvers/resolver';
+import type { IdempotencyScope, IdempotencyStore } from './idempotency';
+import type { ErrorBody, ErrorCode, LookupSource, ProductSlug } from '../../../shared/api/common';
+
+export interface LookupContext {
+  orgId: string;
+  environment: KeyEnvironment;
+  source: LookupSource;
+  /** The user the history entry names: the signed-in user (WEB), the key's owner (API), the batch's starter (BULK). */
+  userId: string;
+  apiKeyId: string | null;
+  requestId?: string;
+  idempotency?: IdempotencyScope | null;
+  /**
+   * Called inside the transaction that writes the history entry (and the charge, when one is
+   * taken), so the caller's own record of the outcome commits or rolls back with it. Bulk jobs
+   * mark their item done here: a done item is never looked up, or charged, again.
+   */
+  onCommit?: (outcome: CommittedOutcome) => void;
+}
+
+export interface CommittedOutcome {
+  lookupId: string;
+  status: number;
+  /** The error code, or null for a 200. */
+  code: ErrorCode | null;
+  charged: boolean;
+  createdAt: number;
+}
+
+export interface LookupAnswer {
+  status: number;
+  body: { success: true; data: unknown; credits_remaining: number; request_id: string } | ErrorBody;
+  headers?: Record<string, string>;
+  /** Whether this answer took a credit (false for sandbox, replays and system errors). */
+  charged: boolean;
+  /** History entry id, when one was written. */
+  lookupId?: string;
+}
+
+/** How a lookup ended, before the credit rules and the history entry are applied to it. */
+export type Outcome =
+  | { status: 200; data: unknown; latencyMs: number }
+  | { status: number; code: ErrorCode; message: string; latencyMs: number; retryAfterSeconds?: number };
+
+/** One lookup to record: who asked, for which product, and the input as it will be stored. */
+export interface LookupRecord {
+  ctx: LookupContext;
+  product: ProductSlug;
+  requestId: string;
+  input: { inputIdentifier: string; inputType: InputType };
+}
+
+export interface RecordOptions {
+  /**
+   * Check the balance here, inside the transaction, before `decide` (402 first, as the order of
+   * checks says): for callers that did not check it before (the writer thread's lookups).
+   */
+  checkCredit?: boolean;
+}
+
+/** Must run inside a write transaction (CommitQueue). `decide` runs first; it resolves there when the source is local. */
+export function recordLookup(
+  deps: { ledger: Ledger; history: History; idempotency: IdempotencyStore },
+  record: LookupRecord,
+  decide: () => Outcome,
+  options: RecordOptions = {},
+): LookupAnswer {
+  const { ledger, history, idempotency } = deps;
+  const { ctx, product, requestId, input } = record;
+  if (options.checkCredit && ctx.environment === 'live' && ledger.balance(ctx.orgId, product) <= 0) return insufficient(requestId);
+    const outcome = decide();
+    const consumes = ctx.environment === 'live' && outcome.status < 500;
+    const now = Date.now();
+    const lookupId = uuidv7(now);
+    let remaining: number;
+    if (consumes) {
+      const after = ledger.consumeOne(ctx.orgId, product, lookupId, ctx.userId, now);
+      // The balance reached 0 after the pre-check (concurrent lookups): nothing is written.
+      if (after === null) return insufficient(requestId);
+      remaining = after;
+    } else {
+      remaining = ledger.balance(ctx.orgId, product);
+    }
+    const success = 'data' in outcome;
+    const answer: LookupAnswer = success
+      ? { status: 200, body: { success: true, data: outcome.data, credits_remaining: remaining, request_id: requestId }, charged: consumes, lookupId }
+      : {
+          status: outcome.status,
+          body: {
+            success: false,
+            error: { code: outcome.code, message: outcome.message },
+            ...(consumes ? { credits_remaining: remaining } : {}),
+            request_id: requestId,
+          },
+          charged: consumes,
+          lookupId,
+        };
+    if (!success && outcome.retryAfterSeconds !== undefined) answer.headers = { 'Retry-After': String(outcome.retryAfterSeconds) };
+    history.record({
+      id: lookupId,
+      orgId: ctx.orgId,
+      environment: ctx.environment,
+      product,
+      inputIdentifier: input.inputIdentifier,
+      inputType: input.inputType,
+      status: success ? 'SUCCESS' : 'ERROR',
+      errorCode: success ? null : outcome.code,
+      httpStatus: outcome.status,
+      source: ctx.source,
+      responseData: success ? outcome.data : { error: { code: outcome.code, message: outcome.message } },
+      upstreamLatencyMs: outcome.latencyMs,
+      creditConsumed: consumes ? 1 : 0,
+      userId: ctx.userId,
+      apiKeyId: ctx.apiKeyId,
+      requestId,
+      createdAt: now,
+    });
+    ctx.onCommit?.({ lookupId, status: outcome.status, code: success ? null : outcome.code, charged: consumes, createdAt: now });
+    // Only answers that are final are replayed; a GE500 retry should really retry.
+    if (ctx.idempotency && outcome.status < 500) idempotency.store(ctx.idempotency, { status: answer.status, body: answer.body }, now);
+    return answer;
+}
+
+/** A resolution as an outcome: 200 with its data, or 404 PA011. */
+export function found<T>(product: ProductSlug, resolution: Resolution<T>, started: number): Outcome {
+  const latencyMs = Math.round(performance.now() - started);
+  if (resolution.found) return { status: 200, data: resolution.data, latencyMs };
+  return {
+    status: 404,
+    code: 'PA011',
+    message: product === 'cbu' ? 'No account was found for this identifier' : 'No credit report was found for this CUIT/CUIL',
+    latencyMs,
+  };
+}
+
+/** A resolver that threw: 503 GE500 with Retry-After when the source is down, 500 GE500 otherwise. */
+export function failed(error: unknown, started: number): Outcome {
+  const latencyMs = Math.round(performance.now() - started);
+  if (error instanceof UpstreamError) {
+    return { status: 503, code: 'GE500', message: 'The account data source is unavailable; try again shortly', latencyMs, retryAfterSeconds: error.retryAfterSeconds };
+  }
+  return { status: 500, code: 'GE500', message: 'Internal error', latencyMs };
+}
+
+export function insufficient(requestId: string): LookupAnswer {
+  return {
+    status: 402,
+    body: {
+      success: false,
+      error: { code: 'INSUFFICIENT_CREDITS', message: 'No credits left for this product; purchase more to continue' },
+      credits_remaining: 0,
+      request_id: requestId,
+    },
+    charged: false,
+  };
+}
