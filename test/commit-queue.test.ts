@@ -1,6 +1,6 @@
 // CommitQueue (group commit): the writes queued in one turn of the event loop share one SQLite
-// transaction, each in its own savepoint (a failing write rolls back and rejects alone), promises
-// resolve only after the commit, and flush() commits synchronously.
+// transaction; a failing write rolls back and rejects alone (the batch is run again with one savepoint
+// per write), promises resolve only after the commit, and flush() commits synchronously.
 //
 // Transactions are counted without triggers or hooks: a WAL-mode database appends one "commit
 // frame" (a frame whose header carries the database size after the commit) per committed write

@@ -34,8 +34,9 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
     sqlite.pragma('foreign_keys = ON');
-    // Every group-committed write runs in its own savepoint, and SQLite copies each page a savepoint
-    // changes into a sub-journal first. On disk that is ~25 small writes per lookup; in memory, none.
+    // A batch that is run again after a failed write gives each write its own savepoint (CommitQueue),
+    // and SQLite copies each page a savepoint changes into a sub-journal first: on disk that is ~25
+    // small writes per lookup, in memory none.
     sqlite.pragma('temp_store = MEMORY');
     // Under sustained load the WAL grows between restarts (db/wal-checkpointer.ts); once restarted,
     // the file is cut back to this size instead of keeping its largest size on disk.

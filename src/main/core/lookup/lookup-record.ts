@@ -1,7 +1,5 @@
 // Recording one lookup: the credit rules applied to its outcome, the charge, the history entry and
-// the idempotency record, written together inside one group-committed transaction. The lookup
-// service runs it on its own connection, and the lookup writer thread runs the same function on its
-// connection (lookup-writer.ts), so both paths apply exactly the same rules.
+// the idempotency record, written together inside one group-committed transaction (CommitQueue).
 //
 // Credit rules (contract §7, decisions "Order of checks"):
 //   402 INSUFFICIENT_CREDITS  live key, balance 0                  no credit, no history
@@ -30,7 +28,9 @@ export interface LookupContext {
   /**
    * Called inside the transaction that writes the history entry (and the charge, when one is
    * taken), so the caller's own record of the outcome commits or rolls back with it. Bulk jobs
-   * mark their item done here: a done item is never looked up, or charged, again.
+   * mark their item done here: a done item is never looked up, or charged, again. It may be called
+   * more than once for one lookup: when another write of its batch fails, the batch is rolled back
+   * and run again (CommitQueue), so only database writes belong here, or state the last call sets.
    */
   onCommit?: (outcome: CommittedOutcome) => void;
 }
@@ -67,75 +67,65 @@ export interface LookupRecord {
   input: { inputIdentifier: string; inputType: InputType };
 }
 
-export interface RecordOptions {
-  /**
-   * Check the balance here, inside the transaction, before `decide` (402 first, as the order of
-   * checks says): for callers that did not check it before (the writer thread's lookups).
-   */
-  checkCredit?: boolean;
-}
-
 /** Must run inside a write transaction (CommitQueue). `decide` runs first; it resolves there when the source is local. */
 export function recordLookup(
   deps: { ledger: Ledger; history: History; idempotency: IdempotencyStore },
   record: LookupRecord,
   decide: () => Outcome,
-  options: RecordOptions = {},
 ): LookupAnswer {
   const { ledger, history, idempotency } = deps;
   const { ctx, product, requestId, input } = record;
-  if (options.checkCredit && ctx.environment === 'live' && ledger.balance(ctx.orgId, product) <= 0) return insufficient(requestId);
-    const outcome = decide();
-    const consumes = ctx.environment === 'live' && outcome.status < 500;
-    const now = Date.now();
-    const lookupId = uuidv7(now);
-    let remaining: number;
-    if (consumes) {
-      const after = ledger.consumeOne(ctx.orgId, product, lookupId, ctx.userId, now);
-      // The balance reached 0 after the pre-check (concurrent lookups): nothing is written.
-      if (after === null) return insufficient(requestId);
-      remaining = after;
-    } else {
-      remaining = ledger.balance(ctx.orgId, product);
-    }
-    const success = 'data' in outcome;
-    const answer: LookupAnswer = success
-      ? { status: 200, body: { success: true, data: outcome.data, credits_remaining: remaining, request_id: requestId }, charged: consumes, lookupId }
-      : {
-          status: outcome.status,
-          body: {
-            success: false,
-            error: { code: outcome.code, message: outcome.message },
-            ...(consumes ? { credits_remaining: remaining } : {}),
-            request_id: requestId,
-          },
-          charged: consumes,
-          lookupId,
-        };
-    if (!success && outcome.retryAfterSeconds !== undefined) answer.headers = { 'Retry-After': String(outcome.retryAfterSeconds) };
-    history.record({
-      id: lookupId,
-      orgId: ctx.orgId,
-      environment: ctx.environment,
-      product,
-      inputIdentifier: input.inputIdentifier,
-      inputType: input.inputType,
-      status: success ? 'SUCCESS' : 'ERROR',
-      errorCode: success ? null : outcome.code,
-      httpStatus: outcome.status,
-      source: ctx.source,
-      responseData: success ? outcome.data : { error: { code: outcome.code, message: outcome.message } },
-      upstreamLatencyMs: outcome.latencyMs,
-      creditConsumed: consumes ? 1 : 0,
-      userId: ctx.userId,
-      apiKeyId: ctx.apiKeyId,
-      requestId,
-      createdAt: now,
-    });
-    ctx.onCommit?.({ lookupId, status: outcome.status, code: success ? null : outcome.code, charged: consumes, createdAt: now });
-    // Only answers that are final are replayed; a GE500 retry should really retry.
-    if (ctx.idempotency && outcome.status < 500) idempotency.store(ctx.idempotency, { status: answer.status, body: answer.body }, now);
-    return answer;
+  const outcome = decide();
+  const consumes = ctx.environment === 'live' && outcome.status < 500;
+  const now = Date.now();
+  const lookupId = uuidv7(now);
+  let remaining: number;
+  if (consumes) {
+    const after = ledger.consumeOne(ctx.orgId, product, lookupId, ctx.userId, now);
+    // The balance reached 0 after the pre-check (concurrent lookups): nothing is written.
+    if (after === null) return insufficient(requestId);
+    remaining = after;
+  } else {
+    remaining = ledger.balance(ctx.orgId, product);
+  }
+  const success = 'data' in outcome;
+  const answer: LookupAnswer = success
+    ? { status: 200, body: { success: true, data: outcome.data, credits_remaining: remaining, request_id: requestId }, charged: consumes, lookupId }
+    : {
+        status: outcome.status,
+        body: {
+          success: false,
+          error: { code: outcome.code, message: outcome.message },
+          ...(consumes ? { credits_remaining: remaining } : {}),
+          request_id: requestId,
+        },
+        charged: consumes,
+        lookupId,
+      };
+  if (!success && outcome.retryAfterSeconds !== undefined) answer.headers = { 'Retry-After': String(outcome.retryAfterSeconds) };
+  history.record({
+    id: lookupId,
+    orgId: ctx.orgId,
+    environment: ctx.environment,
+    product,
+    inputIdentifier: input.inputIdentifier,
+    inputType: input.inputType,
+    status: success ? 'SUCCESS' : 'ERROR',
+    errorCode: success ? null : outcome.code,
+    httpStatus: outcome.status,
+    source: ctx.source,
+    responseData: success ? outcome.data : { error: { code: outcome.code, message: outcome.message } },
+    upstreamLatencyMs: outcome.latencyMs,
+    creditConsumed: consumes ? 1 : 0,
+    userId: ctx.userId,
+    apiKeyId: ctx.apiKeyId,
+    requestId,
+    createdAt: now,
+  });
+  ctx.onCommit?.({ lookupId, status: outcome.status, code: success ? null : outcome.code, charged: consumes, createdAt: now });
+  // Only answers that are final are replayed; a GE500 retry should really retry.
+  if (ctx.idempotency && outcome.status < 500) idempotency.store(ctx.idempotency, { status: answer.status, body: answer.body }, now);
+  return answer;
 }
 
 /** A resolution as an outcome: 200 with its data, or 404 PA011. */
