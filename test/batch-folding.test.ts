@@ -12,7 +12,7 @@
 //    local resolver throws inside the recording transaction (500 / 503 GE500, history kept, no charge).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CommitQueue, type BatchFolding } from '../src/main/core/db/commit-queue';
@@ -25,6 +25,7 @@ import { auth, createFixture, type Fixture } from './support/fixture';
 import { DIR, DIRECTORY_CSV, breakCheckDigit } from './support/directory-data';
 import { importCreditRecords } from './support/credit-data';
 import { checkLedgerInvariants } from './support/invariants';
+import { walCommits } from './support/wal-commits';
 
 // ---------------------------------------------------------------------------------------------
 // A. CommitQueue with a fake folding
@@ -55,25 +56,7 @@ describe('CommitQueue batch folding (fake BatchFolding)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Committed transactions in the WAL since its last reset (as in commit-queue.test.ts). */
-  function walCommits(): number {
-    let wal: Buffer;
-    try {
-      wal = readFileSync(`${file}-wal`);
-    } catch {
-      return 0;
-    }
-    if (wal.length < 32) return 0;
-    const pageSize = wal.readUInt32BE(8);
-    const salt1 = wal.readUInt32BE(16);
-    const salt2 = wal.readUInt32BE(20);
-    let commits = 0;
-    for (let offset = 32; offset + 24 + pageSize <= wal.length; offset += 24 + pageSize) {
-      if (wal.readUInt32BE(offset + 8) !== salt1 || wal.readUInt32BE(offset + 12) !== salt2) break;
-      if (wal.readUInt32BE(offset + 4) !== 0) commits++;
-    }
-    return commits;
-  }
+  const walCommitsNow = () => walCommits(file);
 
   const insert = (id: number) => writer.prepare('INSERT INTO items (id, label) VALUES (?, ?)').run(id, `item ${id}`);
   const committedItems = () => (reader.prepare('SELECT id FROM items ORDER BY id').all() as { id: number }[]).map((r) => r.id);
@@ -121,7 +104,7 @@ describe('CommitQueue batch folding (fake BatchFolding)', () => {
   it('a batch whose writes all succeed folds: begin once, end once inside the transaction, one commit; abort afterwards is harmless', async () => {
     const folding = new FakeFolding('counts');
     const queue = new CommitQueue(writer, { folding: [folding] });
-    const before = walCommits();
+    const before = walCommitsNow();
 
     const values = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -138,7 +121,7 @@ describe('CommitQueue batch folding (fake BatchFolding)', () => {
     expect(folding.adds).toEqual(Array(20).fill(true));
     // end() ran inside the group transaction, before anything was visible to another connection.
     expect(folding.seenAtEnd).toEqual([{ inTransaction: true, committedItems: 0 }]);
-    expect(walCommits() - before).toBe(1);
+    expect(walCommitsNow() - before).toBe(1);
     expect(committedItems()).toHaveLength(20);
     expect(committedTally()).toEqual([{ folding: 'counts', kind: 'folded', n: 20 }]);
 
@@ -149,13 +132,13 @@ describe('CommitQueue batch folding (fake BatchFolding)', () => {
       { folding: 'counts', kind: 'folded', n: 20 },
       { folding: 'counts', kind: 'folded', n: 3 },
     ]);
-    expect(walCommits() - before).toBe(2);
+    expect(walCommitsNow() - before).toBe(2);
   });
 
   it('one failing write rejects alone; the folded attempt is rolled back whole and the rerun neither begins nor folds', async () => {
     const folding = new FakeFolding('counts');
     const queue = new CommitQueue(writer, { folding: [folding] });
-    const before = walCommits();
+    const before = walCommitsNow();
     let failingRuns = 0;
 
     const promises = [1, 2, 3, 4, 5, 6].map((id) =>
@@ -182,7 +165,7 @@ describe('CommitQueue batch folding (fake BatchFolding)', () => {
     // Exactly the direct writes of the successful writes: nothing folded, nothing of write 3.
     expect(committedItems()).toEqual([1, 2, 4, 5, 6]);
     expect(committedTally()).toEqual(Array(5).fill({ folding: 'counts', kind: 'direct', n: 1 }));
-    expect(walCommits() - before).toBe(1);
+    expect(walCommitsNow() - before).toBe(1);
 
     // The next batch folds again.
     await queue.enqueue(() => (insert(7), folding.add()));
@@ -195,7 +178,7 @@ describe('CommitQueue batch folding (fake BatchFolding)', () => {
     const counts = new FakeFolding('counts');
     const conflicting = new FakeFolding('balance', { failEnd: true });
     const queue = new CommitQueue(writer, { folding: [counts, conflicting] });
-    const before = walCommits();
+    const before = walCommitsNow();
 
     const values = await Promise.all(
       [1, 2, 3, 4].map((id) =>
@@ -219,7 +202,7 @@ describe('CommitQueue batch folding (fake BatchFolding)', () => {
         { folding: 'balance', kind: 'direct', n: 1 },
       ]),
     );
-    expect(walCommits() - before).toBe(1);
+    expect(walCommitsNow() - before).toBe(1);
   });
 });
 

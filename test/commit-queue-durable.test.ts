@@ -3,9 +3,10 @@
 // The flush is injected here so the tests decide when it completes; one test uses the real one.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { walCommits } from './support/wal-commits';
 import { CommitQueue, type WalSync } from '../src/main/core/db/commit-queue';
 
 let dir: string;
@@ -31,18 +32,7 @@ function manualSync() {
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
-/** Commit frames in the WAL since its last reset: one per committed write transaction. */
-function commitFrames(): number {
-  const wal = readFileSync(`${file}-wal`);
-  const pageSize = wal.readUInt32BE(8);
-  const salt = [wal.readUInt32BE(16), wal.readUInt32BE(20)];
-  let commits = 0;
-  for (let offset = 32; offset + 24 + pageSize <= wal.length; offset += 24 + pageSize) {
-    if (wal.readUInt32BE(offset + 8) !== salt[0] || wal.readUInt32BE(offset + 12) !== salt[1]) break;
-    if (wal.readUInt32BE(offset + 4) !== 0) commits++;
-  }
-  return commits;
-}
+const commitFrames = () => walCommits(file);
 
 const committedRows = () => (reader.prepare('SELECT COUNT(*) AS n FROM items').get() as { n: number }).n;
 const insert = (id: number) => writer.prepare('INSERT INTO items (id, label) VALUES (?, ?)').run(id, `item ${id}`);

@@ -2,15 +2,14 @@
 // transaction; a failing write rolls back and rejects alone (the batch is run again with one savepoint
 // per write), promises resolve only after the commit, and flush() commits synchronously.
 //
-// Transactions are counted without triggers or hooks: a WAL-mode database appends one "commit
-// frame" (a frame whose header carries the database size after the commit) per committed write
-// transaction, so counting the valid commit frames of the -wal file counts the commits.
+// Transactions are counted from the WAL's commit frames (support/wal-commits.ts).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CommitQueue } from '../src/main/core/db/commit-queue';
+import { walCommits } from './support/wal-commits';
 
 let dir: string;
 let file: string;
@@ -37,39 +36,21 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Committed transactions recorded in the WAL since its last reset (frames of the current salt with a commit marker). */
-function walCommits(): number {
-  let wal: Buffer;
-  try {
-    wal = readFileSync(`${file}-wal`);
-  } catch {
-    return 0;
-  }
-  if (wal.length < 32) return 0;
-  const pageSize = wal.readUInt32BE(8);
-  const salt1 = wal.readUInt32BE(16);
-  const salt2 = wal.readUInt32BE(20);
-  let commits = 0;
-  for (let offset = 32; offset + 24 + pageSize <= wal.length; offset += 24 + pageSize) {
-    if (wal.readUInt32BE(offset + 8) !== salt1 || wal.readUInt32BE(offset + 12) !== salt2) break;
-    if (wal.readUInt32BE(offset + 4) !== 0) commits++;
-  }
-  return commits;
-}
+const walCommitsNow = () => walCommits(file);
 
 const committedRows = () => (reader.prepare('SELECT COUNT(*) AS n FROM items').get() as { n: number }).n;
 const insert = (id: number, label = `item ${id}`) => writer.prepare('INSERT INTO items (id, label) VALUES (?, ?)').run(id, label);
 
 describe('CommitQueue', () => {
   it('the commit counter works: 5 writes awaited one by one are 5 transactions', async () => {
-    const before = walCommits();
+    const before = walCommitsNow();
     for (let i = 1; i <= 5; i++) await queue.enqueue(() => insert(i));
-    expect(walCommits() - before).toBe(5);
+    expect(walCommitsNow() - before).toBe(5);
     expect(committedRows()).toBe(5);
   });
 
   it('50 writes enqueued in one tick run in one transaction and are visible only once their promises resolve', async () => {
-    const before = walCommits();
+    const before = walCommitsNow();
     const seenInside: { inTransaction: boolean; ownRows: number; committed: number }[] = [];
     const promises = Array.from({ length: 50 }, (_, i) =>
       queue.enqueue(() => {
@@ -92,7 +73,7 @@ describe('CommitQueue', () => {
     expect(seenInside.map((s) => s.ownRows)).toEqual(values);
     expect(seenInside.every((s) => s.inTransaction && s.committed === 0)).toBe(true);
     expect(committedRows()).toBe(50);
-    expect(walCommits() - before).toBe(1);
+    expect(walCommitsNow() - before).toBe(1);
     expect(writer.inTransaction).toBe(false);
   });
 
@@ -108,7 +89,7 @@ describe('CommitQueue', () => {
   });
 
   it('one failing write rolls back and rejects alone; the others in its batch commit', async () => {
-    const before = walCommits();
+    const before = walCommitsNow();
     const a = queue.enqueue(() => insert(1));
     const b = queue.enqueue(() => {
       insert(2, 'half done'); // written, then rolled back with its savepoint
@@ -128,7 +109,7 @@ describe('CommitQueue', () => {
       { id: 1, label: 'item 1' },
       { id: 3, label: 'item 3' },
     ]);
-    expect(walCommits() - before).toBe(1);
+    expect(walCommitsNow() - before).toBe(1);
   });
 
   it('flush() commits pending writes synchronously', async () => {
@@ -153,13 +134,13 @@ describe('CommitQueue', () => {
   });
 
   it('flush() with nothing queued writes nothing', () => {
-    const before = walCommits();
+    const before = walCommitsNow();
     queue.flush();
-    expect(walCommits()).toBe(before);
+    expect(walCommitsNow()).toBe(before);
   });
 
   it('a write enqueued from inside a write goes to the next transaction and is not lost', async () => {
-    const before = walCommits();
+    const before = walCommitsNow();
     let inner: Promise<unknown> | undefined;
     const outer = queue.enqueue(() => {
       insert(1);
@@ -169,7 +150,7 @@ describe('CommitQueue', () => {
     expect(inner).toBeDefined();
     await inner;
     expect(committedRows()).toBe(2);
-    expect(walCommits() - before).toBe(2);
+    expect(walCommitsNow() - before).toBe(2);
   });
 
   it('when the transaction itself cannot start (database locked), every write of the batch rejects and nothing is written', async () => {
