@@ -5,6 +5,8 @@
 //     the start and at the end; the reference is their mean),
 //   - directory lookups with a live key at synchronous=NORMAL, sandbox lookups, and directory
 //     lookups at synchronous=FULL (every answer on disk before it is sent),
+//   balance reads (GET /api/v1/balance), and the group-commit floor (bench/floor-server.mjs: one
+//   INSERT per request committed per event-loop turn and fdatasync'd before replying, nothing else),
 //   each driven by autocannon with 50 connections for a bounded time against `out/main/serve.js`
 //   running as a separate process on 127.0.0.1; plus the server's CPU time per request, its memory
 //   (RSS idle, under load, peak), its cold start (spawn → first 200 from GET /api/v1/balance) on a
@@ -232,6 +234,7 @@ try {
   runs.baselineFirst = await load('baseline (bare Fastify)', { url: `${baseline.url}/api/v1/lookup` }, baseline.child.pid);
   runs.directoryNormal = await load('directory lookups NORMAL', { url: normal.url, ...directoryRequests }, normal.child.pid);
   runs.sandbox = await load('sandbox lookups', { url: `${normal.url}/api/v1/lookup?identifier=0110001300000012345674&type=cbu`, headers: { authorization: `Bearer ${sandbox}` } }, normal.child.pid);
+  runs.balance = await load('balance reads', { url: `${normal.url}/api/v1/balance`, headers: { authorization: `Bearer ${live}` } }, normal.child.pid);
   const normalPeakRssMiB = round1(procStats(normal.child.pid).peakRssMiB);
   await stop(normal);
 
@@ -242,6 +245,12 @@ try {
   runs.directoryFull = await load('directory lookups FULL', { url: full.url, ...directoryRequests }, full.child.pid);
   const fullPeakRssMiB = round1(procStats(full.child.pid).peakRssMiB);
   await stop(full);
+
+  const floor = await start(path.join(ROOT, 'bench/floor-server.mjs'), [String(sampleSize)]);
+  servers.push(floor);
+  await load('warm-up floor', { url: floor.url, ...directoryRequests }, null, { quiet: true, seconds: WARMUP_SECONDS });
+  runs.floorFull = await load('group-commit floor (FULL)', { url: floor.url, ...directoryRequests }, floor.child.pid);
+  await stop(floor);
 
   runs.baselineLast = await load('baseline again', { url: `${baseline.url}/api/v1/lookup` }, baseline.child.pid);
   await stop(baseline);
@@ -270,7 +279,7 @@ try {
 
   const baselineRps = Math.round((runs.baselineFirst.requestsPerSecond + runs.baselineLast.requestsPerSecond) / 2);
   const ratio = (r) => Number((r.requestsPerSecond / baselineRps).toFixed(3));
-  const results = [runs.baselineFirst, runs.directoryNormal, runs.sandbox, runs.directoryFull, runs.baselineLast].map((r) => ({ ...r, ratioToBaseline: ratio(r) }));
+  const results = [runs.baselineFirst, runs.directoryNormal, runs.sandbox, runs.balance, runs.directoryFull, runs.floorFull, runs.baselineLast].map((r) => ({ ...r, ratioToBaseline: ratio(r) }));
   // The contract's history pages (page, per_page, from, to, status, source); the desktop's `q` text
   // search scans an index by design and is reported beside them, not held to the target.
   const isTextSearch = (c) => /^q\b/.test(c.name);
@@ -290,6 +299,10 @@ try {
       directoryNormal: ratio(runs.directoryNormal),
       sandbox: ratio(runs.sandbox),
       directoryFull: durable.ratio,
+      balance: ratio(runs.balance),
+      // Not Titular: the least a durable route can do (bench/floor-server.mjs). Titular's FULL ratio
+      // over this one is the share of the floor's speed that the contract's work per lookup leaves.
+      floorFull: ratio(runs.floorFull),
     },
     results,
     memory: { idleRssMiB, peakRssMiB: { normal: normalPeakRssMiB, full: fullPeakRssMiB }, underLoadRssMiB: { normal: runs.directoryNormal.serverRssMiBUnderLoad, full: runs.directoryFull.serverRssMiBUnderLoad } },
@@ -311,7 +324,8 @@ try {
   mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(path.join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(
-    `durable (FULL) lookups: ${durable.ratio}× the baseline (target ≥ ${TARGETS.durableRatio}), p99 ${durable.p99Ms} ms (target ≤ ${TARGETS.durableP99Ms})` +
+    `durable (FULL) lookups: ${durable.ratio}× the baseline (target ≥ ${TARGETS.durableRatio}), p99 ${durable.p99Ms} ms (target ≤ ${TARGETS.durableP99Ms}); ` +
+      `group-commit floor ${ratio(runs.floorFull)}×` +
       (historyWorstP99Ms === null ? '' : `; history worst p99 ${historyWorstP99Ms} ms (target ≤ ${TARGETS.historyP99Ms})`) +
       `\nwrote bench/results/latest.json (${report.totalSeconds} s)\n`,
   );
