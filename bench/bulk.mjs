@@ -4,10 +4,11 @@
 // second over the lookups (the job's own clock) and over the whole command (process start, parse,
 // job creation, lookups, exit), and writes bench/results/bulk.json. Everything stays on this machine.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ensureBuilt } from './build.mjs';
 import { directoryCsv } from './directory-fixture.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -23,7 +24,7 @@ const count = Math.min(Math.max(1, Number(values.count)), 200_000);
 const runs = Math.min(Math.max(1, Number(values.runs)), 10);
 const concurrency = Number(values.concurrency);
 
-if (!existsSync(CLI)) execFileSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
+ensureBuilt();
 
 const env = { ...process.env, TITULAR_PASSPHRASE: '' };
 delete env.TITULAR_DATA_DIR;

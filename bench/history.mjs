@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { ensureBuilt } from './build.mjs';
 import { seedHistory } from './history-seed.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -25,23 +26,6 @@ const PER_PAGE = 50;
 const SEED_VERSION = 2;
 /** The page the "deep" cases ask for (or the last page, when a filter has fewer). */
 const DEEP_PAGE = 1000;
-
-/** Newest mtime under `dir` (files only), to tell whether out/ is older than its sources. */
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function ensureBuilt() {
-  const serve = path.join(ROOT, 'out/main/serve.js');
-  if (existsSync(serve) && statSync(serve).mtimeMs >= newestMtime(path.join(ROOT, 'src'))) return;
-  process.stdout.write('building out/ (electron-vite build)...\n');
-  execFileSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-}
 
 function cli(dataDir, ...args) {
   return execFileSync(process.execPath, [path.join(ROOT, 'out/main/cli.js'), ...args, '--data-dir', dataDir], {

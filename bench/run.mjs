@@ -14,11 +14,12 @@
 //   and the history pages on 1,000,000 rows (bench/history.mjs, when present).
 // Writes bench/results/latest.json. Nothing leaves the machine.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { ensureBuilt } from './build.mjs';
 import { directoryCsv } from './directory-fixture.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -45,22 +46,6 @@ const CLI = path.join(ROOT, 'out/main/cli.js');
 
 // ---------------------------------------------------------------------------------------------
 // Processes
-
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function ensureBuilt() {
-  if (values['no-build'] && existsSync(SERVE)) return;
-  if (existsSync(SERVE) && statSync(SERVE).mtimeMs >= Math.max(newestMtime(path.join(ROOT, 'src')), newestMtime(path.join(ROOT, 'drizzle')))) return;
-  process.stdout.write('building out/ (electron-vite build)...\n');
-  execFileSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-}
 
 const cliIn = (dataDir) => (...args) =>
   execFileSync(process.execPath, [CLI, ...args, '--data-dir', dataDir], {
@@ -187,7 +172,7 @@ function perRequestCost(synchronous) {
 
 // ---------------------------------------------------------------------------------------------
 
-ensureBuilt();
+ensureBuilt({ trustExisting: values['no-build'] });
 const startedAt = performance.now();
 const loadAverageAtStart = os.loadavg().map((l) => Number(l.toFixed(2)));
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'titular-bench-'));
