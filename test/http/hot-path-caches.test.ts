@@ -10,8 +10,7 @@ import { auth, createFixture, type Fixture } from '../support/fixture';
 import { DIR, DIRECTORY_CSV } from '../support/directory-data';
 import { checkLedgerInvariants } from '../support/invariants';
 import { createKeyWithId, expectError } from '../support/http-helpers';
-import { openTitular } from '../../src/main/core/titular';
-import { DATABASE_FILE } from '../../src/main/core/titular';
+import { DATABASE_FILE, openTitular } from '../../src/main/core/titular';
 import { headlessKeyProvider } from '../../src/main/headless/config';
 
 let f: Fixture | undefined;
