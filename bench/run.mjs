@@ -8,7 +8,8 @@
 //     is sent), and the group-commit floor (bench/floor-server.mjs: one INSERT per request committed
 //     per event-loop turn and fdatasync'd before replying, nothing else),
 //   each driven by autocannon with 50 connections for a bounded time against `out/main/serve.js`
-//   running as a separate process on 127.0.0.1; plus the server's CPU time per request, its memory
+//   running as a separate process on 127.0.0.1; plus the server's CPU time per request (whole process
+//   and main thread, also as a multiple of the baseline's) and autocannon's own, the server's memory
 //   (RSS idle, under load, peak), its cold start (spawn → first 200 from GET /api/v1/balance) on a
 //   fresh and on a populated data directory, the in-process cost per request (bench/lookup-cost.mjs)
 //   and the history pages on 1,000,000 rows (bench/history.mjs, when present).
@@ -87,13 +88,25 @@ function stop(server) {
   });
 }
 
-/** From /proc/PID: resident memory now and at its peak (MiB), and CPU time used so far (µs). */
+/**
+ * From /proc/PID: resident memory now and at its peak (MiB), and CPU time used so far (µs) by the
+ * whole process and by its main thread (the event loop: its thread id is the process id).
+ */
 function procStats(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (field) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
-  // /proc/PID/stat: utime and stime are fields 14 and 15, in clock ticks (100 per second on Linux).
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return { rssMiB: kib('VmRSS') / 1024, peakRssMiB: kib('VmHWM') / 1024, cpuMicros: (Number(stat[11]) + Number(stat[12])) * 10_000 };
+  return {
+    rssMiB: kib('VmRSS') / 1024,
+    peakRssMiB: kib('VmHWM') / 1024,
+    cpuMicros: cpuMicrosOf(`/proc/${pid}/stat`),
+    mainThreadCpuMicros: cpuMicrosOf(`/proc/${pid}/task/${pid}/stat`),
+  };
+}
+
+/** utime + stime of a /proc stat file (fields 14 and 15, in clock ticks: 100 per second on Linux), in µs. */
+function cpuMicrosOf(statFile) {
+  const fields = readFileSync(statFile, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 const round1 = (n) => Math.round(n * 10) / 10;
@@ -106,12 +119,16 @@ const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length 
 function load(name, options, pid, { quiet = false, seconds = duration } = {}) {
   return new Promise((resolve, reject) => {
     const before = pid ? procStats(pid) : null;
+    // autocannon runs in this process: its CPU is what the load generator takes from the same cores.
+    const clientBefore = process.cpuUsage();
     let maxRss = before?.rssMiB ?? 0;
     const sampler = pid ? setInterval(() => (maxRss = Math.max(maxRss, procStats(pid).rssMiB)), 200) : null;
     autocannon({ connections, duration: seconds, ...options }, (error, result) => {
       if (sampler) clearInterval(sampler);
       if (error) return reject(error);
       const after = pid ? procStats(pid) : null;
+      const client = process.cpuUsage(clientBefore);
+      const perRequest = (micros) => Math.round(micros / Math.max(1, result.requests.total));
       const summary = {
         name,
         requestsPerSecond: Math.round(result.requests.average),
@@ -120,13 +137,17 @@ function load(name, options, pid, { quiet = false, seconds = duration } = {}) {
         non2xx: result.non2xx,
         errors: result.errors,
         timeouts: result.timeouts,
-        serverCpuMicrosPerRequest: after ? Math.round((after.cpuMicros - before.cpuMicros) / Math.max(1, result.requests.total)) : null,
+        serverCpuMicrosPerRequest: after ? perRequest(after.cpuMicros - before.cpuMicros) : null,
+        serverMainThreadCpuMicrosPerRequest: after ? perRequest(after.mainThreadCpuMicros - before.mainThreadCpuMicros) : null,
+        loadGeneratorCpuMicrosPerRequest: perRequest(client.user + client.system),
         serverRssMiBUnderLoad: after ? round1(maxRss) : null,
       };
       if (!quiet) {
         process.stdout.write(
           `${name.padEnd(30)} ${String(summary.requestsPerSecond).padStart(7)} req/s  p50 ${summary.latencyMs.p50} ms  p99 ${summary.latencyMs.p99} ms  ` +
-            `non-2xx ${summary.non2xx}  errors ${summary.errors}${after ? `  cpu ${summary.serverCpuMicrosPerRequest} µs/req` : ''}\n`,
+            `non-2xx ${summary.non2xx}  errors ${summary.errors}` +
+            `${after ? `  cpu ${summary.serverCpuMicrosPerRequest} µs/req (main thread ${summary.serverMainThreadCpuMicrosPerRequest})` : ''}` +
+            `  autocannon ${summary.loadGeneratorCpuMicrosPerRequest} µs/req\n`,
         );
       }
       resolve(summary);
@@ -278,7 +299,15 @@ try {
   const baselineRps = Math.round(baselineRuns.reduce((sum, r) => sum + r.requestsPerSecond, 0) / baselineRuns.length);
   const ratio = (r) => Number((r.requestsPerSecond / (r.baselineRequestsPerSecondAround ?? baselineRps)).toFixed(3));
   const measured = [runs.directoryNormal, runs.sandbox, runs.balance, runs.directoryFull, runs.floorFull];
-  const results = [...baselineRuns, ...measured].map((r) => ({ ...r, ratioToBaseline: ratio(r) }));
+  // The event loop is each server's bottleneck (one thread; the load generator holds the other core),
+  // so a run's rate ratio stays near the inverse of this one: its main thread's CPU per request over
+  // the baseline's.
+  const baselineMainCpu = baselineRuns.reduce((sum, r) => sum + r.serverMainThreadCpuMicrosPerRequest, 0) / baselineRuns.length;
+  const results = [...baselineRuns, ...measured].map((r) => ({
+    ...r,
+    ratioToBaseline: ratio(r),
+    mainThreadCpuToBaseline: Number((r.serverMainThreadCpuMicrosPerRequest / baselineMainCpu).toFixed(2)),
+  }));
   // The contract's history pages (page, per_page, from, to, status, source); the desktop's `q` text
   // search scans an index by design and is reported beside them, not held to the target.
   const isTextSearch = (c) => /^q\b/.test(c.name);
