@@ -407,6 +407,35 @@ describe('server process with --log; the CLI revokes and rotates under load; no 
     expect(countOf(f.titular.database.sqlite, 'SELECT COUNT(*) AS n FROM idempotency_records')).toBe(0);
   });
 
+  it('a key quoted back by an error (an unknown query parameter, a path) is masked in the error body', async () => {
+    f = await createFixture();
+    const secret = f.createKey();
+    const history = await f.app.inject({ url: `/api/v1/history?${secret}=1`, headers: bearer(secret) });
+    expect(history.statusCode).toBe(400);
+    expect(errorBodySchema.strict().parse(history.json()).error).toEqual({ code: 'INVALID_PARAMETER', message: 'Unknown query parameter: sk_live_***' });
+    const path404 = await f.app.inject({ url: `/api/v1/keys/${secret}`, headers: bearer(secret) });
+    expect(path404.statusCode).toBe(404);
+    for (const body of [history.body, path404.body]) expect(body).not.toContain(secret.slice(8));
+  });
+
+  it('a key pasted into a bulk job (its name, a row, a type cell) is stored masked; the database and WAL hold none of it', async () => {
+    f = await createFixture({ credits: { cbu: 10 } });
+    f.importDirectory(DIRECTORY_CSV);
+    const secret = f.createKey();
+    const content = ['identifier,type', `${DIR.company.cbu},cbu`, `${secret},alias`, `x ${secret} y,cbu`, `${DIR.company.cbu},${secret}`].join('\n');
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.operatorId, product: 'cbu', name: `lista ${secret}`, content });
+    await f.titular.bulk.run(f.orgId, job.id);
+
+    expect(f.titular.bulk.get(f.orgId, job.id).name).toBe('lista sk_live_***');
+    const invalid = f.titular.bulk.invalidRows(f.orgId, job.id);
+    expect(invalid.map((r) => r.input)).toEqual(['sk_live_***', 'x sk_live_*** y', DIR.company.cbu]);
+    expect(invalid[2]!.message).toContain('sk_live_***');
+    expect([...f.titular.bulk.exportCsv(f.orgId, job.id)].join('')).not.toContain(secret.slice(8));
+    const files = readdirSync(f.dataDir).filter((n) => n.startsWith('titular.db'));
+    expect(files).toContain('titular.db-wal');
+    for (const n of files) expect(readFileSync(path.join(f.dataDir, n)).includes(Buffer.from(secret.slice(8))), n).toBe(false);
+  });
+
   it('control: the scan finds a key written into the database, and one in the log', async () => {
     f = await createFixture();
     const secret = f.createKey();

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { ProductSlug } from '../../../shared/api/common';
 import { analyzeAlias, analyzeCbu, analyzeTaxId, normalizeIdentifierInput } from '../../../shared/identifiers';
 import type { InputType } from '../history/history';
+import { maskKeys } from '../keys/secrets';
 
 export type BulkItemType = 'cbu' | 'alias' | 'cuit';
 
@@ -79,9 +80,12 @@ export function parseBulkInput(content: string, product: ProductSlug): BulkInput
     }
     if (rows.length >= MAX_BULK_ROWS) throw new BulkInputError(`The input has more than ${MAX_BULK_ROWS.toLocaleString('en')} rows; split it into smaller files`);
     const classified = classifyIdentifier(raw, declared, product);
-    const stored = raw.trim().length > MAX_RAW ? `${raw.trim().slice(0, MAX_RAW)}…` : raw.trim();
+    // An API key pasted into the input must not land in the database (decisions "Keys"): the row,
+    // and a message that quotes the type column, keep it masked as single lookups do.
+    const masked = maskKeys(raw.trim());
+    const stored = masked.length > MAX_RAW ? `${masked.slice(0, MAX_RAW)}…` : masked;
     if ('invalid' in classified) {
-      rows.push({ row: record.line, raw: stored, item: null, invalid: classified.invalid });
+      rows.push({ row: record.line, raw: stored, item: null, invalid: maskKeys(classified.invalid) });
       continue;
     }
     rows.push({ row: record.line, raw: stored, item: classified, invalid: null });

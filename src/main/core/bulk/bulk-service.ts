@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import type { LookupService } from '../lookup/lookup-service';
 import { invalidParameter, notFound } from '../errors';
+import { maskKeys } from '../keys/secrets';
 import type { ProductSlug } from '../../../shared/api/common';
 import { RESUMABLE_STATUSES, type BulkJobView } from '../../../shared/api/bulk';
 import { BulkInputError, bulkInputHash, parseBulkInput } from './bulk-input';
@@ -65,7 +66,8 @@ export class BulkService {
     }
     if (parsed.rows.length === 0) throw invalidParameter('The input has no identifiers: one per line, or a CSV with an "identifier" column');
     const completed = this.store.findCompleted(input.orgId, input.userId, input.product, inputHash);
-    const name = input.name.trim().slice(0, 200) || 'pasted list';
+    // A key pasted as the job's name is stored masked, like one pasted as an identifier.
+    const name = maskKeys(input.name.trim()).slice(0, 200) || 'pasted list';
     const job = this.store.create({ orgId: input.orgId, userId: input.userId, product: input.product, name, inputHash, parsed, now: Date.now() });
     return { job: this.#view(job), resumed: false, completedBefore: completed ? this.#view(completed) : null };
   }
