@@ -58,11 +58,24 @@ describe('GET /api/v1/lookup', () => {
     expect(company.data.holders[0]).toMatchObject({ full_name: 'Distribuidora Sur, S.R.L.', tax_id_type: 'CUIT', is_individual: false });
   });
 
-  it('200: accepts a CBU pasted with spaces and dashes', async () => {
-    const spaced = `${DIR.individual.cbu.slice(0, 8)} - ${DIR.individual.cbu.slice(8)}`;
-    const res = await get(`identifier=${encodeURIComponent(spaced)}&type=cbu`);
-    expect(res.statusCode).toBe(200);
-    expect(res.json().data.account.number).toBe(DIR.individual.cbu);
+  it('400 PA006: special characters are rejected (contract §4.1), not stripped; charged; the history keeps what was sent', async () => {
+    const sent = [
+      [`${DIR.individual.cbu.slice(0, 8)} - ${DIR.individual.cbu.slice(8)}`, 'cbu', 'CBU must be exactly 22 digits, without spaces, dashes or other characters'],
+      [`${DIR.individual.cbu.slice(0, 8)}-${DIR.individual.cbu.slice(8)}`, 'cbu', 'CBU must be exactly 22 digits, without spaces, dashes or other characters'],
+      [` ${DIR.individual.cbu}`, 'cbu', 'CBU must be exactly 22 digits, without spaces, dashes or other characters'],
+      [` ${DIR.company.alias} `, 'alias', 'Alias may only contain letters (a-z, no accents or ñ), digits and dots'],
+      [DIR.individual.cbu, 'CBU', 'type must be cbu or alias'],
+      [DIR.company.alias, ' alias', 'type must be cbu or alias'],
+    ] as const;
+    for (const [identifier, type, message] of sent) {
+      const before = f.balance('cbu');
+      const res = await get(`identifier=${encodeURIComponent(identifier)}&type=${encodeURIComponent(type)}`);
+      expect(res.statusCode, `${identifier}/${type}`).toBe(400);
+      expect(errorBodySchema.parse(res.json())).toMatchObject({ error: { code: 'PA006', message }, credits_remaining: before - 1 });
+      expect(f.balance('cbu')).toBe(before - 1);
+    }
+    const stored = f.titular.database.sqlite.prepare('SELECT input_identifier FROM lookups ORDER BY id DESC LIMIT ?').pluck().all(sent.length).reverse();
+    expect(stored).toEqual(sent.map(([identifier]) => identifier));
   });
 
   it('400 PA006: bad check digit, wrong length, letters, bad alias, bad or missing type; each consumes a credit', async () => {

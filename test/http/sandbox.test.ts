@@ -100,14 +100,15 @@ describe('sandbox keys', () => {
     expect((await free(() => getLookup(entity.alias, 'alias'))).json().data.holders[0]).toMatchObject({ tax_id_type: 'CUIT', is_individual: false });
   });
 
-  it('200: aliases are case-insensitive and CBUs may be pasted with separators', async () => {
+  it('200: aliases are case-insensitive; a CBU with separators is a 400 PA006 (special characters are rejected), free', async () => {
     const account = SANDBOX_ACCOUNTS[0]!;
     const upper = await free(() => getLookup(account.alias.toUpperCase(), 'alias'));
     expect(upper.statusCode).toBe(200);
     expect(upper.json().data.account.number).toBe(account.account.number);
     const n = account.account.number;
     const spaced = await free(() => getLookup(`${n.slice(0, 8)} ${n.slice(8)}`, 'cbu'));
-    expect(spaced.statusCode).toBe(200);
+    expect(spaced.statusCode).toBe(400);
+    expect(spaced.json().error.code).toBe('PA006');
   });
 
   it('404 PA011 for the documented not-found identifiers (and for accounts only in the live directory); no credits_remaining', async () => {

@@ -21,8 +21,10 @@ export type AliasAnalysis =
  * Aliases are case-insensitive, so `key` is the lowercased form used for
  * matching and caching, while `alias` keeps what the user typed.
  */
-export function analyzeAlias(raw: string): AliasAnalysis {
-  const alias = raw.trim();
+export function analyzeAlias(raw: string, options: { exact?: boolean } = {}): AliasAnalysis {
+  // What is typed on a screen is trimmed; `exact` (the HTTP API) treats surrounding spaces as the
+  // characters they are.
+  const alias = options.exact ? raw : raw.trim();
   if (!ALIAS_CHARSET.test(alias)) {
     return {
       ok: false,

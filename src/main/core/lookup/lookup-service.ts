@@ -11,7 +11,7 @@ import { maskKeys } from '../keys/secrets';
 import type { AccountQuery, AccountResolver, Resolution } from '../resolvers/resolver';
 import type { IdempotencyStore } from './idempotency';
 import type { ProductSlug } from '../../../shared/api/common';
-import { analyzeAlias, analyzeCbu, analyzeTaxId, normalizeIdentifierInput } from '../../../shared/identifiers';
+import { analyzeAlias, analyzeCbu, analyzeTaxId } from '../../../shared/identifiers';
 import type { LookupData } from '../../../shared/api/lookup';
 import type { CreditReport } from '../../../shared/api/credit';
 import type { ResolverSet } from './resolver-set';
@@ -32,6 +32,8 @@ type Validated<T> =
   | { ok: false; inputIdentifier: string; inputType: InputType; message: string };
 
 const MAX_STORED_INPUT = 64;
+const DIGITS_ONLY = /^[0-9]*$/;
+const CBU_CHARACTERS = 'CBU must be exactly 22 digits, without spaces, dashes or other characters';
 
 export class LookupService {
   constructor(
@@ -95,25 +97,28 @@ export class LookupService {
 
   #validateAccount(ctx: LookupContext, input: { identifier: unknown; type: unknown }): Validated<LookupData> {
     const raw = typeof input.identifier === 'string' ? input.identifier : '';
-    const type = typeof input.type === 'string' ? input.type.trim().toLowerCase() : '';
+    // Contract §4.1 to the letter: `type` is `cbu` or `alias`, a CBU exactly 22 digits ("special
+    // characters are rejected"), an alias only letters, digits and dots. The desktop's screens and
+    // bulk jobs strip what people paste (spaces, dashes) before they call this; the API does not.
+    const type = typeof input.type === 'string' ? input.type : '';
     const guessedType: InputType = /^[\d\s-]+$/.test(raw) ? 'CBU' : 'ALIAS';
     if (typeof input.identifier !== 'string' || raw.trim() === '') {
       return { ok: false, inputIdentifier: storedInput(raw), inputType: guessedType, message: 'identifier is required (a CBU/CVU or a bank alias)' };
     }
     const resolver = this.deps.resolvers.accounts(ctx.environment);
     if (type === 'cbu') {
-      const analysis = analyzeCbu(raw);
-      if (!analysis.ok) return { ok: false, inputIdentifier: storedInput(normalizeIdentifierInput(raw)), inputType: 'CBU', message: analysis.message };
+      const analysis = DIGITS_ONLY.test(raw) ? analyzeCbu(raw) : { ok: false as const, message: CBU_CHARACTERS };
+      if (!analysis.ok) return { ok: false, inputIdentifier: storedInput(raw), inputType: 'CBU', message: analysis.message };
       return accountQuery(resolver, analysis.number, analysis.scheme, { orgId: ctx.orgId, kind: 'number', number: analysis.number });
     }
     if (type === 'alias') {
-      const analysis = analyzeAlias(raw);
-      if (!analysis.ok) return { ok: false, inputIdentifier: storedInput(raw.trim()), inputType: 'ALIAS', message: analysis.message };
+      const analysis = analyzeAlias(raw, { exact: true });
+      if (!analysis.ok) return { ok: false, inputIdentifier: storedInput(raw), inputType: 'ALIAS', message: analysis.message };
       return accountQuery(resolver, analysis.alias, 'ALIAS', { orgId: ctx.orgId, kind: 'alias', aliasKey: analysis.key });
     }
     return {
       ok: false,
-      inputIdentifier: storedInput(raw.trim()),
+      inputIdentifier: storedInput(raw),
       inputType: guessedType,
       message: type === '' ? 'type is required: cbu or alias' : 'type must be cbu or alias',
     };

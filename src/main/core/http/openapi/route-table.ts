@@ -73,7 +73,7 @@ function accountLookupResponses(body: boolean): Record<number, ResponseSpec> {
 }
 
 const LOOKUP_DESCRIPTION =
-  'Resolves a CBU/CVU (22 digits; spaces and dashes are removed first) or a bank alias to the account holders, account type, status, currency, alias, number and bank. ' +
+  'Resolves a CBU/CVU (exactly 22 digits: spaces, dashes and any other character are a 400 PA006) or a bank alias (6–20 letters, digits and dots) to the account holders, account type, status, currency, alias, number and bank. ' +
   'Checks run in this order and the first failure wins: 401, 403, 429, `Idempotency-Key` replay, 402, 400 PA006, then the data source (200, 404 PA011, or 503/500 GE500). ' +
   'Live keys are answered by the source configured for the product (the organization\'s imported directory by default) and pay one credit for 200, PA006 and PA011; sandbox keys (`sk_test_`) answer from the documented sample data and pay nothing.';
 
