@@ -224,6 +224,9 @@ describe('throttling of repeated authentication failures', () => {
       const res = await f.app.inject({ url, headers: auth(`sk_live_${'C'.repeat(32)}`), remoteAddress: attacker });
       expectError(res, 429, 'RATE_LIMITED', { creditsRemaining: 'absent' });
       expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // Every 429 describes its bucket (decisions, step 3): this address's, 10 burst, none left.
+      expect(res.headers).toMatchObject({ 'ratelimit-limit': '10', 'ratelimit-remaining': '0' });
+      expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(1);
     }
     // A valid key from the same address is still served.
     const ok = await f.app.inject({ url: '/api/v1/balance', headers: auth(key), remoteAddress: attacker });

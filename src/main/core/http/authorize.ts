@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import type { ApiKeys, AuthenticatedKey } from '../keys/api-keys';
 import { KEY_PATTERN } from '../keys/secrets';
 import type { ProductSlug, Scope } from '../../../shared/api/common';
-import type { RateLimiter } from './rate-limiter';
+import type { BucketDecision, RateLimiter } from './rate-limiter';
 import { sendError } from './error-reply';
 
 declare module 'fastify' {
@@ -38,8 +38,9 @@ export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
       if (!key) {
         const failures = limiter.take(`auth-failure:${peer}`, AUTH_FAILURE_BURST, AUTH_FAILURE_PER_SECOND, now);
         if (!failures.allowed) {
+          // Every 429 carries the bucket's state (decisions, step 3): here the address's bucket.
           sendError(reply, 429, 'RATE_LIMITED', 'Too many requests with an invalid API key from this address', {
-            headers: { 'Retry-After': String(failures.retryAfterSeconds) },
+            headers: { ...rateLimitHeaders(failures), 'Retry-After': String(failures.retryAfterSeconds) },
           });
           return;
         }
@@ -59,11 +60,7 @@ export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
         return;
       }
       const bucket = limiter.take(`key:${key.id}`, key.rateLimitBurst, key.rateLimitPerSecond, now);
-      reply.headers({
-        'RateLimit-Limit': String(bucket.limit),
-        'RateLimit-Remaining': String(bucket.remaining),
-        'RateLimit-Reset': String(bucket.resetSeconds),
-      });
+      reply.headers(rateLimitHeaders(bucket));
       if (!bucket.allowed) {
         sendError(reply, 429, 'RATE_LIMITED', 'Too many requests for this API key; slow down', {
           headers: { 'Retry-After': String(bucket.retryAfterSeconds) },
@@ -73,6 +70,14 @@ export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
       request.apiKey = key;
       done();
     };
+}
+
+function rateLimitHeaders(bucket: BucketDecision): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(bucket.limit),
+    'RateLimit-Remaining': String(bucket.remaining),
+    'RateLimit-Reset': String(bucket.resetSeconds),
+  };
 }
 
 function bearer(header: string | undefined): string | null {

@@ -60,7 +60,7 @@ export const forbidden = (requirement: string): ResponseSpec =>
 
 export const rateLimited = (): ResponseSpec =>
   error(
-    'RATE_LIMITED: the key\'s token bucket is empty (20 burst, 10 per second by default; `RateLimit-*` headers sent), or this address sent too many invalid keys (no `RateLimit-*` headers). Not charged, not recorded.',
+    'RATE_LIMITED: the key\'s token bucket is empty (20 burst, 10 per second by default; `RateLimit-*` headers sent), or this address sent too many invalid keys (10 burst, one more every 6 s; `RateLimit-*` headers describe the bucket of that address). Not charged, not recorded.',
     ['RATE_LIMITED'],
     [REQUEST_ID, always('Retry-After'), ...RATE_LIMIT_SOMETIMES],
   );
