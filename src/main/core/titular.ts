@@ -70,15 +70,25 @@ export interface Titular {
 export function openTitular(options: TitularOptions): Titular {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   let unlocked = null as Vault | null;
-  const database = openDatabase({
-    file: path.join(options.dataDir, DATABASE_FILE),
-    synchronous: options.synchronous,
-    migrationsFolder: options.migrationsFolder,
-    // A wrong secret throws here, before anything is written.
-    beforeMigrate: (db) => {
-      unlocked = unlockVault(db, options.keyProvider(vaultProviderKind(db)));
-    },
-  });
+  // Every closure made here shares this scope, and the returned object keeps those closures (and so
+  // the scope) for the life of the process. The key provider may hold a passphrase: it is used once,
+  // then dropped, so that locking the vault leaves nothing in memory to unlock it again with. For
+  // the same reason no closure here refers to `options`.
+  let keyProvider: TitularOptions['keyProvider'] | null = options.keyProvider;
+  let database: OpenedDatabase;
+  try {
+    database = openDatabase({
+      file: path.join(options.dataDir, DATABASE_FILE),
+      synchronous: options.synchronous,
+      migrationsFolder: options.migrationsFolder,
+      // A wrong secret throws here, before anything is written.
+      beforeMigrate: (db) => {
+        unlocked = unlockVault(db, keyProvider!(vaultProviderKind(db)));
+      },
+    });
+  } finally {
+    keyProvider = null;
+  }
   if (!unlocked) throw new Error('the vault was not unlocked');
   let vault: Vault = unlocked;
   const { db, sqlite } = database;

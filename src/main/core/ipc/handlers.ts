@@ -11,7 +11,7 @@ import { CSV_COLUMNS, csvRow, historyCsvRow } from '../history/history-csv';
 import { passphraseProvider } from '../vault/passphrase-provider';
 import { vaultProviderKind, vaultSecretMatches } from '../vault/vault';
 import type { User } from '../users/users';
-import type { MasterKeyProvider, MasterKeyProviderKind } from '../vault/master-key-provider';
+import { VaultUnlockError, type MasterKeyProvider, type MasterKeyProviderKind } from '../vault/master-key-provider';
 import { parseHistoryBound } from '../../../shared/api/history';
 import { ipcContract, type Channel, type ChannelOutput, type HistoryFilter } from '../../../shared/ipc/contract';
 import type { z } from 'zod';
@@ -124,7 +124,7 @@ const handlers: { [C in Channel]: Handler<C> } = {
     // confirmation (the Electron shell adds the OS prompt where the platform has one).
     if (vaultProviderKind(titular.db) === 'passphrase') {
       if (!input.passphrase) throw new TitularError(401, 'UNAUTHORIZED', 'Enter the vault passphrase to reveal a key');
-      if (!vaultSecretMatches(titular.db, passphraseProvider(input.passphrase))) {
+      if (!vaultSecretMatches(titular.db, enteredPassphrase(input.passphrase))) {
         throw new TitularError(401, 'UNAUTHORIZED', 'Wrong passphrase');
       }
     } else if (session.confirmReveal) {
@@ -158,7 +158,7 @@ const handlers: { [C in Channel]: Handler<C> } = {
   'vault.unlock': (titular, _user, input, session) => {
     const kind = vaultProviderKind(titular.db) ?? 'keyfile';
     if (kind === 'passphrase' && !input.passphrase) throw new TitularError(401, 'UNAUTHORIZED', 'Enter the vault passphrase');
-    const provider = kind === 'passphrase' ? passphraseProvider(input.passphrase ?? '') : session.unlockProvider?.(kind, input.passphrase);
+    const provider = kind === 'passphrase' ? enteredPassphrase(input.passphrase ?? '') : session.unlockProvider?.(kind, input.passphrase);
     if (!provider) throw new TitularError(401, 'UNAUTHORIZED', 'This vault cannot be unlocked from here');
     try {
       titular.unlockVault(provider);
@@ -229,4 +229,14 @@ function expiry(value: string): number {
   const ms = parseHistoryBound(value, 'to');
   if (ms === null) throw invalidParameter('expiresAt: not a valid ISO 8601 date');
   return ms;
+}
+
+/** A passphrase typed by the user; one too short to be the vault's is a wrong passphrase (401), not a fault. */
+function enteredPassphrase(passphrase: string): MasterKeyProvider {
+  try {
+    return passphraseProvider(passphrase);
+  } catch (error) {
+    if (error instanceof VaultUnlockError) throw new TitularError(401, 'UNAUTHORIZED', error.message);
+    throw error;
+  }
 }
