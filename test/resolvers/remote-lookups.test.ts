@@ -297,6 +297,16 @@ describe('upstream refusals that another attempt cannot fix', () => {
     await lookupCbu(DIR.missing.cbu);
     expect(audited()).toHaveLength(before + 2);
   });
+
+  it('a key the upstream echoes across the 200-character cut of its message leaves no part of itself behind', async () => {
+    f.configureRemote({ key: UPSTREAM_KEY });
+    // "Bearer " + the key starts at character 190: a cut before redaction kept its first characters.
+    f.upstream.setMode({ kind: 'reject', status: 401, lead: 'x'.repeat(183) });
+    expectUpstreamDown(await lookupCbu(DIR.missing.cbu), 'cbu', f.balance('cbu'));
+    const { lastError } = f.titular.remote.status();
+    expect(lastError!.message).toContain('[redacted]');
+    expect(JSON.stringify(lastError)).not.toContain(UPSTREAM_KEY.slice(0, 16));
+  });
 });
 
 describe('configuration read at call time', () => {

@@ -21,7 +21,7 @@ export type FakeMode =
   /** Fails every other request, starting with the first. */
   | { kind: 'flapping' }
   /** Rejects every request with this status and an error body (401, 403, 402, 400, or a 404 route miss). */
-  | { kind: 'reject'; status: 400 | 401 | 402 | 403 | 404 }
+  | { kind: 'reject'; status: 400 | 401 | 402 | 403 | 404; /** Text before the echoed Authorization header. */ lead?: string }
   /** 429 with this Retry-After (seconds) for the first `times` requests, then ok. */
   | { kind: 'rate-limited'; retryAfterSeconds: number; times: number }
   /** 200 with a body that is not the contract's result. */
@@ -133,7 +133,7 @@ export async function startFakeUpstream(options: { key: string; mode?: FakeMode 
         case 'reject': {
           const code = { 400: 'PA006', 401: 'UNAUTHORIZED', 402: 'INSUFFICIENT_CREDITS', 403: 'FORBIDDEN', 404: 'NOT_FOUND' }[mode.status];
           // An upstream that echoes the key it was sent must not get it into our statuses.
-          return error(mode.status, code, `rejected ${req.headers.authorization ?? ''}`);
+          return error(mode.status, code, `${mode.lead ?? 'rejected '}${req.headers.authorization ?? ''}`);
         }
         case 'rate-limited':
           return n < mode.times ? error(429, 'RATE_LIMITED', 'Too many requests', { 'retry-after': String(mode.retryAfterSeconds) }) : answer();

@@ -85,8 +85,9 @@ export async function sendAttempt(request: AttemptRequest): Promise<AttemptOutco
   }
   const upstreamError = upstreamErrorBodySchema.safeParse(json).data?.error;
   const upstreamCode = upstreamError?.code;
-  // The upstream's own words help the admin ("IP not whitelisted"); bounded, one line, key removed.
-  const said = upstreamError?.message ? `: ${upstreamError.message.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 200)}` : '';
+  // The upstream's own words help the admin ("IP not whitelisted"); key removed first (cut first, a
+  // key echoed across the cut would leave its start behind), then one line, bounded.
+  const said = upstreamError?.message ? `: ${redact(upstreamError.message).replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 200)}` : '';
   const described = (what: string) => redact(`${what} (HTTP ${status}${upstreamCode ? ` ${upstreamCode}` : ''}${said})`);
   if (status === 404) {
     if (upstreamCode === 'PA011') return { kind: 'not-found' };
