@@ -10,17 +10,19 @@ import { dispatchStartup, isStartupChannel } from '../core/ipc/startup-handlers'
 import type { StartupGate } from '../core/startup/startup-gate';
 import { CHANNEL_NAMES, ipcChannel } from '../../shared/ipc/channels';
 import type { IpcResult } from '../../shared/ipc/contract';
+import { trustedSender } from './trusted-sender';
 
-/** `trustedPrefixes`: URL prefixes of the app's own pages (its file:// folder; the dev server in development). */
+/** `trustedPrefixes`: URLs of the folders of the app's own pages (its file:// folder; the dev server in development). */
 export function registerIpc(
   gate: StartupGate,
   session: (titular: Titular) => IpcSession,
   trustedPrefixes: readonly string[],
   onActivity: () => void,
 ): void {
+  const trustedFrame = trustedSender(trustedPrefixes);
   const trusted = (event: IpcMainInvokeEvent) => {
     const frame = event.senderFrame;
-    return frame !== null && frame.parent === null && trustedPrefixes.some((prefix) => frame.url.startsWith(prefix));
+    return frame !== null && trustedFrame(frame.url, frame.parent === null);
   };
   for (const name of CHANNEL_NAMES) {
     ipcMain.handle(ipcChannel(name), async (event, input: unknown): Promise<IpcResult<unknown>> => {

@@ -1,0 +1,10 @@
+// Which frames may call the IPC channels: the app's own top frame, loaded from one of its folders
+// (its file:// folder; the dev server in development). A folder is matched with its trailing slash,
+// so `…/out/renderer` does not also admit `…/out/renderer-x/page.html` or `…/out/renderer.html`.
+// No Electron import: the rule is tested on plain Node.
+
+/** A predicate over (frame URL, whether it is the top frame) for these folder URLs. */
+export function trustedSender(folders: readonly string[]): (url: string, topFrame: boolean) => boolean {
+  const prefixes = folders.map((folder) => (folder.endsWith('/') ? folder : `${folder}/`));
+  return (url, topFrame) => topFrame && prefixes.some((prefix) => url.startsWith(prefix));
+}
