@@ -66,6 +66,9 @@ describe('passphrase vault', () => {
         (error: unknown) => (error instanceof TitularError ? error.status : 500),
       );
     const passphrase = opened.passphraseBytes.toString();
+    // scrypt at OWASP's recommended cost, stored beside the wrapped key.
+    const kdf = JSON.parse(titular.database.sqlite.prepare('SELECT kdf FROM vault_meta').pluck().get() as string);
+    expect(kdf).toMatchObject({ alg: 'scrypt', N: 2 ** 17, r: 8, p: 1 });
 
     for (const wrong of ['short', 'wrong passphrase']) expect(await status('keys.reveal', { id: key.key.id, confirm: true, passphrase: wrong }), wrong).toBe(401);
     titular.lockVault();
