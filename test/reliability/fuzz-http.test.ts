@@ -299,15 +299,18 @@ const describe_ = (value: unknown) => (JSON.stringify(value) ?? 'undefined').sli
 function predictLookup(identifierValue: unknown, typeValue: unknown): { status: 200 | 400 | 404; number?: string } {
   const raw = typeof identifierValue === 'string' ? identifierValue : '';
   if (raw.trim() === '') return { status: 400 };
-  const type = typeof typeValue === 'string' ? typeValue.trim().toLowerCase() : '';
+  // Contract §4.1 to the letter: `type` exactly cbu or alias; a CBU of digits only (the shared
+  // validator would strip pasted separators, which the API rejects); an alias as sent, untrimmed.
+  const type = typeof typeValue === 'string' ? typeValue : '';
   const directoryNumbers = new Set([DIR.individual.cbu, DIR.company.cbu, DIR.joint.cbu, DIR.wallet.cbu]);
   if (type === 'cbu') {
+    if (!/^[0-9]*$/.test(raw)) return { status: 400 };
     const analysis = analyzeCbu(raw);
     if (!analysis.ok) return { status: 400 };
     return directoryNumbers.has(analysis.number) ? { status: 200, number: analysis.number } : { status: 404 };
   }
   if (type === 'alias') {
-    const analysis = analyzeAlias(raw);
+    const analysis = analyzeAlias(raw, { exact: true });
     if (!analysis.ok) return { status: 400 };
     const aliases: Record<string, string> = { [DIR.individual.alias.toLowerCase()]: DIR.individual.cbu, [DIR.company.alias]: DIR.company.cbu, [DIR.wallet.alias]: DIR.wallet.cbu };
     const number = aliases[analysis.key];
