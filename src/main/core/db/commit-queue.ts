@@ -18,10 +18,20 @@
 // FULL behaviour.
 import type Database from 'better-sqlite3';
 import { close, fdatasync, open } from 'node:fs';
-import { ensureCheckpointer } from './wal-checkpointer';
+import { CHECKPOINT_INTERVAL_MS, checkpointNow, ensureCheckpointer, type CheckpointResult } from './wal-checkpointer';
 
 /** Writes after which a sustained load is assumed and checkpoints move off the event loop. */
 const BACKGROUND_CHECKPOINT_AFTER = 1000;
+/** The longest commits are held for a WAL restart (wal-checkpointer.ts); it takes a few ms. */
+const RESTART_HOLD_LIMIT_MS = 250;
+/**
+ * After a hold, the checkpointer's reports are ignored for this many of its intervals: one may still
+ * describe the WAL from before the restart. Many more when the checkpoint could not copy everything
+ * (a reader in another process keeps an older snapshot), so that commits are not held again and
+ * again for nothing.
+ */
+const RESTART_QUIET_INTERVALS = 2.5;
+const RESTART_BLOCKED_QUIET_INTERVALS = 100;
 
 interface Pending {
   run: () => unknown;
@@ -56,6 +66,8 @@ export interface CommitQueueOptions {
   backgroundCheckpoints?: boolean;
   /** What writes fold per batch (the history's day counters, the ledger's balances). */
   folding?: readonly BatchFolding[];
+  /** The background checkpointer's restart threshold and interval (defaults: wal-checkpointer.ts; tests use smaller ones). */
+  checkpointer?: { restartFrames?: number; intervalMs?: number };
 }
 
 /** Waiters released by a WAL flush: committed writes, and barriers of answers read from the database. */
@@ -78,7 +90,14 @@ export class CommitQueue {
   /** Writes were queued during a WAL flush: commit them when it ends. */
   #flushAfterSync = false;
   readonly #backgroundCheckpoints: boolean;
+  readonly #checkpointer: { restartFrames?: number; intervalMs?: number };
   #writesSinceCheckpointerCheck = 0;
+  /** The checkpointer found the WAL large: hold the next commit for a restart. */
+  #restartWanted = false;
+  /** Commits are held while the checkpointer copies the WAL's last frames. */
+  #holding = false;
+  /** Date.now() before which the checkpointer's reports of a large WAL are ignored. */
+  #restartQuietUntil = 0;
 
   constructor(
     private readonly sqlite: Database.Database,
@@ -115,6 +134,7 @@ export class CommitQueue {
     this.#syncWal = options.syncWal ?? fdatasyncFile;
     this.#backgroundCheckpoints =
       (options.backgroundCheckpoints ?? true) && !sqlite.memory && sqlite.pragma('journal_mode', { simple: true }) === 'wal';
+    this.#checkpointer = options.checkpointer ?? {};
   }
 
   /** True when answers wait for the WAL to reach the disk (synchronous=FULL). */
@@ -152,12 +172,41 @@ export class CommitQueue {
    * that next flush anyway, and one large group transaction costs far less than many small ones.
    */
   #scheduledFlush(): void {
-    if (this.#syncing) {
-      this.#scheduled = false;
+    this.#scheduled = false;
+    if (this.#syncing || this.#holding) {
       this.#flushAfterSync = true;
       return;
     }
+    if (this.#restartWanted) {
+      this.#flushAfterSync = true;
+      this.#holdForRestart();
+      return;
+    }
     this.flush();
+  }
+
+  /**
+   * No commit until the checkpointer has copied the WAL's last frames: the next commit then finds
+   * every frame copied and SQLite writes the WAL from its start again (wal-checkpointer.ts). The
+   * writes queued meanwhile are committed together when the hold ends.
+   */
+  #holdForRestart(): void {
+    this.#restartWanted = false;
+    this.#holding = true;
+    const release = (result: CheckpointResult | null) => {
+      this.#holding = false;
+      this.#restartWanted = false; // a report that arrived meanwhile described the WAL before this checkpoint
+      const complete = result !== null && result.busy === 0 && result.checkpointed === result.log;
+      const interval = this.#checkpointer.intervalMs ?? CHECKPOINT_INTERVAL_MS;
+      this.#restartQuietUntil = Date.now() + interval * (complete ? RESTART_QUIET_INTERVALS : RESTART_BLOCKED_QUIET_INTERVALS);
+      if (this.#flushAfterSync) this.#scheduledFlush();
+    };
+    checkpointNow(this.sqlite, RESTART_HOLD_LIMIT_MS).then(release, () => release(null));
+  }
+
+  /** The checkpointer reports a large WAL (at most once per interval). */
+  #walIsLarge(): void {
+    if (Date.now() >= this.#restartQuietUntil) this.#restartWanted = true;
   }
 
   /** Commits what is queued now (also called on shutdown so nothing queued is dropped). */
@@ -183,7 +232,7 @@ export class CommitQueue {
       this.#writesSinceCheckpointerCheck += batch.length;
       if (this.#writesSinceCheckpointerCheck >= BACKGROUND_CHECKPOINT_AFTER) {
         this.#writesSinceCheckpointerCheck = 0;
-        ensureCheckpointer(this.sqlite);
+        ensureCheckpointer(this.sqlite, { ...this.#checkpointer, onLargeWal: () => this.#walIsLarge() });
       }
     }
     if (!this.#walFile) {
@@ -221,7 +270,8 @@ export class CommitQueue {
       const lost = error && !((error as NodeJS.ErrnoException).code === 'ENOENT' && !this.sqlite.open) ? error : null;
       this.#syncing = false;
       for (const release of waiting) release(lost);
-      if (this.#flushAfterSync) this.flush(); // commits what queued up meanwhile and starts the next WAL flush
+      // Commits what queued up meanwhile (unless a WAL restart holds it) and starts the next WAL flush.
+      if (this.#flushAfterSync) this.#scheduledFlush();
       this.#startSync();
     });
   }

@@ -8,6 +8,16 @@
 // The worker starts on demand (CommitQueue, after many writes), stops by itself after a while
 // without new WAL frames, and is never what keeps the process alive. If it cannot start or fails,
 // the writer's automatic checkpoint goes back to SQLite's default: slower, never incorrect.
+//
+// Restarting the WAL. A WAL is written from its start again only when a writer begins with every
+// frame already copied, and under sustained writes the worker never catches up: new frames arrive
+// while it copies. Left alone, the WAL grew to the safety net's 160 MB, whose checkpoint then froze
+// the event loop for 70–130 ms, and the next commit cut the file back to journal_size_limit for
+// another 70–85 ms, every few seconds under load. So once the WAL holds `restartFrames` frames the
+// worker says so (`onLargeWal`); the writer holds its next commit (requests wait, the event loop
+// runs), asks for a checkpoint at once (`checkpointNow`: it finds only the frames of the last
+// interval left to copy), and its next commit restarts the WAL, which so stays under
+// journal_size_limit and is never cut.
 import type Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +33,13 @@ const DEFAULT_AUTOCHECKPOINT = 1000;
  * journal_size_limit once restarted) it is rare enough to stay out of it.
  */
 const SAFETY_AUTOCHECKPOINT = 40_000;
-const INTERVAL_MS = 100;
+/** How often the worker checkpoints. */
+export const CHECKPOINT_INTERVAL_MS = 100;
+/**
+ * WAL frames (~4 KiB each) after which the worker asks the writer for a restart: ~49 MB, so that the
+ * file stays under journal_size_limit (64 MiB) with room for the frames written until the restart.
+ */
+const RESTART_FRAMES = 12_000;
 /** The worker leaves after this long without new WAL frames; the next burst of writes restarts it. */
 const IDLE_EXIT_MS = 10_000;
 
@@ -41,30 +57,59 @@ const finish = (message) => {
   if (message) parentPort.postMessage(message);
   parentPort.close();
 };
+const checkpoint = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
 const timer = setInterval(() => {
   try {
-    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    const result = checkpoint();
     if (result.log !== lastFrames) {
       lastFrames = result.log;
       idleSince = Date.now();
     } else if (Date.now() - idleSince > workerData.idleExitMs) {
       finish('idle');
     }
+    if (result.log >= workerData.restartFrames) parentPort.postMessage({ type: 'large', frames: result.log });
   } catch (error) {
     finish('error: ' + (error && error.message));
   }
 }, workerData.intervalMs);
-parentPort.on('message', (message) => { if (message === 'stop') finish(null); });
+parentPort.on('message', (message) => {
+  if (message === 'stop') return finish(null);
+  if (message === 'now') {
+    try {
+      parentPort.postMessage({ type: 'checkpointed', ...checkpoint() });
+    } catch (error) {
+      finish('error: ' + (error && error.message));
+    }
+  }
+});
 `;
 
 interface Running {
   worker: Worker;
+  /** Callers of checkpointNow() waiting for the worker's answer. */
+  waiting: ((result: CheckpointResult | null) => void)[];
+}
+
+/** A checkpoint's outcome, as PRAGMA wal_checkpoint gives it: frames in the WAL, and copied. */
+export interface CheckpointResult {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
+
+export interface CheckpointerOptions {
+  /** Called (at most every interval) while the WAL holds `restartFrames` frames or more. */
+  onLargeWal?: () => void;
+  /** Default RESTART_FRAMES; tests use fewer. */
+  restartFrames?: number;
+  /** Default CHECKPOINT_INTERVAL_MS; tests use shorter ones. */
+  intervalMs?: number;
 }
 
 const running = new WeakMap<Database.Database, Running>();
 
 /** Starts the worker for this connection's database unless one runs already. Returns whether one runs. */
-export function ensureCheckpointer(sqlite: Database.Database): boolean {
+export function ensureCheckpointer(sqlite: Database.Database, options: CheckpointerOptions = {}): boolean {
   if (running.has(sqlite)) return true;
   if (sqlite.memory || !sqlite.open) return false;
   const driver = driverPath();
@@ -77,24 +122,32 @@ export function ensureCheckpointer(sqlite: Database.Database): boolean {
         driver,
         file: sqlite.name,
         synchronous: sqlite.pragma('synchronous', { simple: true }) === 2 ? 'FULL' : 'NORMAL',
-        intervalMs: INTERVAL_MS,
+        intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS,
         idleExitMs: IDLE_EXIT_MS,
+        restartFrames: options.restartFrames ?? RESTART_FRAMES,
       },
     });
   } catch {
     return false;
   }
-  worker.unref();
-  const entry: Running = { worker };
+  const entry: Running = { worker, waiting: [] };
   running.set(sqlite, entry);
   sqlite.pragma(`wal_autocheckpoint = ${SAFETY_AUTOCHECKPOINT}`);
+  worker.on('message', (message: { type?: string } & Partial<CheckpointResult>) => {
+    if (message.type === 'large') options.onLargeWal?.();
+    else if (message.type === 'checkpointed') answer(entry, { busy: message.busy ?? 0, log: message.log ?? 0, checkpointed: message.checkpointed ?? 0 });
+  });
   const ended = () => {
+    answer(entry, null);
     if (running.get(sqlite) !== entry) return;
     running.delete(sqlite);
     if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT}`);
   };
   worker.once('error', ended);
   worker.once('exit', ended);
+  // Last: adding a 'message' listener refs the worker again, and it must never keep the process
+  // alive (the CLI would wait for its idle exit).
+  worker.unref();
   return true;
 }
 
@@ -103,8 +156,33 @@ export function stopCheckpointer(sqlite: Database.Database): void {
   const entry = running.get(sqlite);
   if (!entry) return;
   running.delete(sqlite);
+  answer(entry, null);
   entry.worker.postMessage('stop');
   if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT}`);
+}
+
+/**
+ * Asks the worker for a checkpoint at once; resolves with its outcome, or with null when no worker
+ * runs, it stops, or it has not answered within `limitMs` (a hold on commits must not last).
+ */
+export function checkpointNow(sqlite: Database.Database, limitMs: number): Promise<CheckpointResult | null> {
+  const entry = running.get(sqlite);
+  if (!entry) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => settle(null), limitMs);
+    const settle = (result: CheckpointResult | null) => {
+      clearTimeout(timer);
+      const at = entry.waiting.indexOf(settle);
+      if (at >= 0) entry.waiting.splice(at, 1);
+      resolve(result);
+    };
+    entry.waiting.push(settle);
+    entry.worker.postMessage('now');
+  });
+}
+
+function answer(entry: Running, result: CheckpointResult | null): void {
+  for (const settle of entry.waiting.splice(0)) settle(result);
 }
 
 /** Whether a worker checkpoints this connection's database now (for tests and diagnostics). */
