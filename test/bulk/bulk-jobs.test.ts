@@ -206,6 +206,43 @@ describe('a bulk job', () => {
     expect(f.titular.bulk.get(f.orgId, job.id)).toMatchObject({ status: 'completed', progress: { done: 300, charged: 300 } });
   });
 
+  it.each(['cancel', 'pause'] as const)('%s from another process stops a job this process runs: nothing is charged after it', async (action) => {
+    f.addCredits('cbu', 10_000);
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'x.txt', content: bulkList(directory.numbers).text });
+    // The CLI next to the desktop: another core on the same data directory stops the job.
+    const other: Titular = openTitular({ dataDir: f.dataDir, keyProvider: headlessKeyProvider(f.dataDir, {}) });
+    let stopped = null as Promise<BulkJobView> | null;
+    let doneAtStop = 0;
+    try {
+      const result = await f.titular.bulk.run(f.orgId, job.id, {
+        concurrency: 4,
+        progressIntervalMs: 0,
+        onProgress: (p) => {
+          if (p.done >= 30 && !stopped) {
+            doneAtStop = p.done;
+            stopped = other.bulk[action](f.orgId, job.id);
+          }
+        },
+      });
+      const seenElsewhere = await stopped!;
+      const status = action === 'cancel' ? 'cancelled' : 'paused';
+      expect(seenElsewhere.status).toBe(status);
+      expect(result.end).toBe(status);
+    } finally {
+      other.close();
+    }
+    const view = f.titular.bulk.get(f.orgId, job.id);
+    expect(view.status).toBe(action === 'cancel' ? 'cancelled' : 'paused');
+    // At most the lookups already committed in the batch that saw the stop; none after it.
+    expect(view.progress.done).toBeGreaterThanOrEqual(doneAtStop);
+    expect(view.progress.done).toBeLessThan(doneAtStop + 10);
+    expect(consumptions()).toBe(view.progress.done);
+    expect(bulkHistory()).toHaveLength(view.progress.done);
+    // The lookups that met the stop at commit rolled back with their items: those stay pending.
+    const items = sqlite().prepare('SELECT COUNT(*) AS n, COUNT(lookup_id) AS lookedUp FROM bulk_job_items WHERE job_id = ?').get(job.id);
+    expect(items).toEqual({ n: 300, lookedUp: view.progress.done });
+  });
+
   it('closing the core pauses a running job; a new core resumes it where it stopped', async () => {
     f.addCredits('cbu', 10_000);
     const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'c.txt', content: bulkList(directory.numbers).text });

@@ -78,6 +78,14 @@ export class BulkItemAlreadyDone extends Error {
   override name = 'BulkItemAlreadyDone';
 }
 
+/** The job was paused or cancelled by another process (the CLI, the desktop) while this one ran it. */
+export class BulkJobStopped extends Error {
+  override name = 'BulkJobStopped';
+  constructor(readonly status: 'paused' | 'cancelled') {
+    super(`the bulk job was ${status} elsewhere`);
+  }
+}
+
 export class BulkJobStore {
   readonly #insertJob: Database.Statement<unknown[]>;
   readonly #insertRow: Database.Statement<unknown[]>;
@@ -89,6 +97,7 @@ export class BulkJobStore {
   readonly #listForUser: Database.Statement<[string, string, number], BulkJobRow>;
   readonly #counts: Database.Statement<[string], Record<keyof BulkCounts, number | null>>;
   readonly #setStatus: Database.Statement<unknown[]>;
+  readonly #statusOf: Database.Statement<[string], BulkJobStatus>;
   readonly #pending: Database.Statement<[string, number, number], PendingItem>;
   readonly #mark: Database.Statement<unknown[]>;
   readonly #invalidRows: Database.Statement<[string, number], { row: number; input: string; message: string }>;
@@ -127,12 +136,15 @@ export class BulkJobStore {
       `SELECT item_key AS key, identifier, type, first_row AS firstRow, lookup_id IS NOT NULL AS retried FROM bulk_job_items
         WHERE job_id = ? AND completed_at IS NULL AND first_row > ? ORDER BY first_row LIMIT ?`,
     );
-    // Only a pending item can be marked: a second lookup of a done item (two processes running the
-    // same job) matches no row, and markItem throws so that lookup's charge rolls back with it.
+    // Only a pending item of a running job can be marked: a second lookup of a done item (two
+    // processes running the same job), or a lookup after another process paused or cancelled the job,
+    // matches no row, and markItem throws so that lookup's charge rolls back with it.
     this.#mark = sqlite.prepare(
       `UPDATE bulk_job_items SET lookup_id = ?, http_status = ?, error_code = ?, credit_consumed = ?, completed_at = ?
-        WHERE job_id = ? AND item_key = ? AND completed_at IS NULL`,
+        WHERE job_id = ? AND item_key = ? AND completed_at IS NULL
+          AND (SELECT status FROM bulk_jobs WHERE id = job_id) = 'running'`,
     );
+    this.#statusOf = sqlite.prepare<[string], BulkJobStatus>('SELECT status FROM bulk_jobs WHERE id = ?').pluck();
     this.#invalidRows = sqlite.prepare(
       `SELECT row_number AS row, raw_input AS input, invalid_message AS message FROM bulk_job_rows
         WHERE job_id = ? AND invalid_message IS NOT NULL ORDER BY row_number LIMIT ?`,
@@ -215,7 +227,10 @@ export class BulkJobStore {
   markItem(jobId: string, key: string, outcome: ItemOutcome): void {
     const final = outcome.status < 500;
     const result = this.#mark.run(outcome.lookupId, outcome.status, outcome.code, outcome.charged ? 1 : 0, final ? outcome.at : null, jobId, key);
-    if (result.changes !== 1) throw new BulkItemAlreadyDone(`bulk item ${key} of job ${jobId} is already done`);
+    if (result.changes === 1) return;
+    const status = this.#statusOf.get(jobId);
+    if (status === 'paused' || status === 'cancelled') throw new BulkJobStopped(status);
+    throw new BulkItemAlreadyDone(`bulk item ${key} of job ${jobId} is already done`);
   }
 
   invalidRows(jobId: string, limit: number): { row: number; input: string; message: string }[] {

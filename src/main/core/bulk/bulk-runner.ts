@@ -13,7 +13,7 @@
 //   cancelled       stopped by the caller for good
 import type { CommittedOutcome, LookupAnswer, LookupContext, LookupService } from '../lookup/lookup-service';
 import type { BulkProgress } from '../../../shared/api/bulk';
-import { BulkItemAlreadyDone, type BulkCounts, type BulkJobRow, type BulkJobStore, type PendingItem } from './bulk-jobs';
+import { BulkItemAlreadyDone, BulkJobStopped, type BulkCounts, type BulkJobRow, type BulkJobStore, type PendingItem } from './bulk-jobs';
 import { RateMeter, progressOf } from './bulk-progress';
 
 export const DEFAULT_CONCURRENCY = 64;
@@ -152,6 +152,12 @@ export class BulkRunner {
           ? await lookups.lookupCreditReport(ctx, { tax_id: item.identifier })
           : await lookups.lookupAccount(ctx, { identifier: item.identifier, type: item.type });
     } catch (error) {
+      if (error instanceof BulkJobStopped) {
+        // Paused or cancelled by another process: nothing more is dispatched, and this lookup's
+        // charge rolled back with its item (markItem).
+        this.stop(error.status);
+        return;
+      }
       if (error instanceof BulkItemAlreadyDone) {
         // Another process ran this item first; its counts are in the database.
         this.#counts = store.counts(this.job.id);
