@@ -86,6 +86,38 @@ describe('CSV with an identifier column', () => {
     ]);
     expect(typed.items).toEqual([]);
   });
+
+  it('reads a quote inside an unquoted cell as a character, as the directory import does: no row is lost', () => {
+    const csv = `identifier,note
+${CBU_A},screen 15" monitor
+${CBU_B},x
+${CVU},a 2" pipe
+mi.alias.uno,y
+`;
+    const input = parseBulkInput(csv, 'cbu');
+    expect(input.rows.map((r) => [r.row, r.item?.key])).toEqual([
+      [2, `CBU:${CBU_A}`],
+      [3, `CBU:${CBU_B}`],
+      [4, `CVU:${CVU}`],
+      [5, 'ALIAS:mi.alias.uno'],
+    ]);
+  });
+
+  it('refuses a file whose quoted cell never closes (the rest of the file would be that cell); text after a closing quote is an invalid row', () => {
+    expect(() => parseBulkInput(`identifier,note
+${CBU_A},x
+"${CBU_B},y
+${CVU},z
+`, 'cbu')).toThrow(/^Line 3: unterminated quoted field/);
+    const garbage = parseBulkInput(`identifier,note
+"${CBU_A}"x,a
+${CBU_B},b
+`, 'cbu');
+    expect(garbage.rows.map((r) => [r.row, r.item?.key ?? r.invalid])).toEqual([
+      [2, 'Malformed CSV row: field 1 has text after its closing quote'],
+      [3, `CBU:${CBU_B}`],
+    ]);
+  });
 });
 
 describe('credit report (informes) jobs', () => {

@@ -7,6 +7,7 @@ import type { ProductSlug } from '../../../shared/api/common';
 import { analyzeAlias, analyzeCbu, analyzeTaxId, normalizeIdentifierInput } from '../../../shared/identifiers';
 import type { InputType } from '../history/history';
 import { maskKeys } from '../keys/secrets';
+import { CsvReader, UNTERMINATED_QUOTE } from '../directory/directory-file';
 
 export type BulkItemType = 'cbu' | 'alias' | 'cuit';
 
@@ -56,30 +57,23 @@ export function parseBulkInput(content: string, product: ProductSlug): BulkInput
   // cells may span lines); anything else is a list, one identifier per physical line.
   const firstLine = /^[^\n]*\S[^\n]*$/m.exec(text)?.[0].replace(/\r$/, '') ?? '';
   const delimiter = firstLine.includes(';') && !firstLine.includes(',') ? ';' : ',';
-  const header = splitCells(firstLine, delimiter).map((c) => c.trim().toLowerCase());
+  const header = (new CsvReader(firstLine, delimiter.charCodeAt(0)).next()?.fields ?? []).map((c) => c.trim().toLowerCase());
   const identifierColumn = header.findIndex((c) => IDENTIFIER_HEADERS.has(c));
   const csv = identifierColumn !== -1;
   const typeColumn = csv ? header.findIndex((c) => TYPE_HEADERS.has(c)) : -1;
-  const records = csv ? splitRecords(text) : splitLines(text);
-  const first = records.find((r) => r.text.trim() !== '');
+  const records = csv ? csvRecords(text, delimiter) : listRecords(text);
 
   const rows: BulkInputRow[] = [];
   const items = new Map<string, BulkItemRef & { firstRow: number }>();
   for (const record of records) {
-    if (record === first && csv) continue;
-    if (record.text.trim() === '') continue;
-    let raw: string;
-    let declared = '';
-    if (csv) {
-      const cells = splitCells(record.text, delimiter);
-      if (cells.every((c) => c.trim() === '')) continue;
-      raw = cells[identifierColumn] ?? '';
-      declared = typeColumn === -1 ? '' : (cells[typeColumn] ?? '').trim().toLowerCase();
-    } else {
-      raw = unquote(record.text.trim());
-    }
+    if (record.header || record.cells.every((c) => c.trim() === '')) continue;
+    const raw = csv ? (record.cells[identifierColumn] ?? '') : unquote(record.cells[0]!.trim());
+    const declared = typeColumn === -1 ? '' : (record.cells[typeColumn] ?? '').trim().toLowerCase();
     if (rows.length >= MAX_BULK_ROWS) throw new BulkInputError(`The input has more than ${MAX_BULK_ROWS.toLocaleString('en')} rows; split it into smaller files`);
-    const classified = classifyIdentifier(raw, declared, product);
+    // A quote that never closes would make the rest of the file one cell: refuse the file (as the
+    // directory import does) rather than lose those rows. Other broken quoting is an invalid row.
+    if (record.error === UNTERMINATED_QUOTE) throw new BulkInputError(`Line ${record.line}: ${UNTERMINATED_QUOTE}`);
+    const classified = record.error ? { invalid: `Malformed CSV row: ${record.error}` } : classifyIdentifier(raw, declared, product);
     // An API key pasted into the input must not land in the database (decisions "Keys"): the row,
     // and a message that quotes the type column, keep it masked as single lookups do.
     const masked = maskKeys(raw.trim());
@@ -92,6 +86,33 @@ export function parseBulkInput(content: string, product: ProductSlug): BulkInput
     if (!items.has(classified.key)) items.set(classified.key, { ...classified, firstRow: record.line });
   }
   return { format: csv ? 'csv' : 'list', rows, items: [...items.values()] };
+}
+
+interface InputRecord {
+  line: number;
+  cells: string[];
+  /** The CSV's header (skipped). */
+  header?: boolean;
+  error?: string;
+}
+
+/**
+ * CSV records, read as the directory import reads them (CsvReader): quoted cells may span lines, a
+ * quote inside an unquoted cell is literal (`screen 15" monitor`), and broken quoting is reported.
+ * The first non-blank record is the header.
+ */
+function* csvRecords(text: string, delimiter: string): Generator<InputRecord> {
+  const reader = new CsvReader(text, delimiter.charCodeAt(0));
+  let header = true;
+  for (let record = reader.next(); record !== null; record = reader.next()) {
+    const blank = record.error === undefined && record.fields.every((c) => c.trim() === '');
+    yield { line: record.line, cells: record.fields, header: header && !blank, error: record.error };
+    if (!blank) header = false;
+  }
+}
+
+function listRecords(text: string): InputRecord[] {
+  return text.split('\n').map((line, i) => ({ line: i + 1, cells: [line.replace(/\r$/, '')] }));
 }
 
 /**
@@ -122,55 +143,6 @@ export function classifyIdentifier(raw: string, declared: string, product: Produ
   const analysis = analyzeAlias(trimmed);
   if (!analysis.ok) return { invalid: analysis.message };
   return { key: `ALIAS:${analysis.key}`, identifier: analysis.alias, type: 'alias', inputType: 'ALIAS' };
-}
-
-/** Splits text into records, keeping quoted line breaks inside their record (RFC 4180). */
-function splitRecords(text: string): { line: number; text: string }[] {
-  const records: { line: number; text: string }[] = [];
-  let start = 0;
-  let line = 1;
-  let startLine = 1;
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (ch === 34 /* " */) quoted = !quoted;
-    else if (ch === 10 /* \n */) {
-      if (!quoted) {
-        records.push({ line: startLine, text: text.slice(start, i).replace(/\r$/, '') });
-        start = i + 1;
-        startLine = line + 1;
-      }
-      line++;
-    }
-  }
-  if (start < text.length) records.push({ line: startLine, text: text.slice(start).replace(/\r$/, '') });
-  return records;
-}
-
-function splitLines(text: string): { line: number; text: string }[] {
-  return text.split('\n').map((line, i) => ({ line: i + 1, text: line.replace(/\r$/, '') }));
-}
-
-function splitCells(record: string, delimiter: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < record.length; i++) {
-    const ch = record[i]!;
-    if (quoted) {
-      if (ch === '"' && record[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === delimiter) {
-      cells.push(cell);
-      cell = '';
-    } else cell += ch;
-  }
-  cells.push(cell);
-  return cells;
 }
 
 function unquote(value: string): string {

@@ -420,6 +420,9 @@ function countLineBreaks(text: string, from: number, to: number): number {
   return count;
 }
 
+/** A record's error when a quoted field never closes: the rest of the text would be that one field. */
+export const UNTERMINATED_QUOTE = 'unterminated quoted field (a " is never closed)';
+
 /**
  * RFC 4180 tokenizer: one pass over the text with indexOf/charCodeAt, no per-row regexes.
  * Lenient where Excel is: a quote inside an unquoted field is literal, and lone CR ends a line.
@@ -485,7 +488,7 @@ export class CsvReader {
       const quote = text.indexOf('"', segment);
       if (quote === -1) {
         // Everything after an unclosed quote would be one field: stop instead of guessing.
-        record.error = 'unterminated quoted field (a " is never closed)';
+        record.error = UNTERMINATED_QUOTE;
         this.#pos = text.length;
         return value + text.slice(segment);
       }
