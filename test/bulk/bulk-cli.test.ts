@@ -249,4 +249,17 @@ describe('titular bulk', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No bulk job');
   });
+
+  it('an --export path that cannot be written fails before the run: exit 1, nothing looked up or charged', { timeout: 60_000 }, async () => {
+    await ok(dataDir, ['credits', 'add', '--product', 'cbu', '--amount', '50']);
+    const fresh = path.join(path.dirname(dataDir), 'nuevas.txt');
+    writeFileSync(fresh, bulkList(accounts.numbers.slice(1000, 1020)).text);
+    const counts = () =>
+      withCore(dataDir, (t) => t.database.sqlite.prepare("SELECT (SELECT COUNT(*) FROM lookups) AS lookups, (SELECT COUNT(*) FROM credit_ledger WHERE kind = 'consumption') AS consumptions").get());
+    const before = counts();
+    const unwritable = await cli(dataDir, ['bulk', 'run', fresh, '--export', path.join(path.dirname(dataDir), 'no-such-dir', 'out.csv'), '--json']);
+    expect(unwritable.code, unwritable.stderr).toBe(1);
+    expect(unwritable.stderr).toContain('Cannot write');
+    expect(counts()).toEqual(before);
+  });
 });

@@ -29,27 +29,42 @@ function concurrencyOption(ctx: SessionContext): number {
   return n;
 }
 
-/** Writes the job's CSV to `target` (created 0600: it holds names and tax ids), complete or not at all. */
-function writeExport(ctx: SessionContext, jobId: string, target: string): void {
-  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
-  let fd: number;
-  try {
-    fd = openSync(temporary, 'wx', 0o600);
-  } catch (error) {
-    throw new CliError(`Cannot write ${target}: ${(error as Error).message}`);
-  }
-  try {
-    for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId)) writeSync(fd, chunk);
-    closeSync(fd);
-    renameSync(temporary, target);
-  } catch (error) {
+/**
+ * The job's CSV on its way to `target` (created 0600: it holds names and tax ids), complete or not
+ * at all: written to a temporary file beside it, renamed when done. Opened before a run, so that a
+ * path that cannot be written fails before any credit is spent.
+ */
+class ExportFile {
+  readonly #temporary: string;
+  readonly #fd: number;
+
+  constructor(readonly target: string) {
+    this.#temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
     try {
-      closeSync(fd);
+      this.#fd = openSync(this.#temporary, 'wx', 0o600);
+    } catch (error) {
+      throw new CliError(`Cannot write ${target}: ${(error as Error).message}`);
+    }
+  }
+
+  write(ctx: SessionContext, jobId: string): void {
+    try {
+      for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId)) writeSync(this.#fd, chunk);
+      closeSync(this.#fd);
+      renameSync(this.#temporary, this.target);
+    } catch (error) {
+      this.discard();
+      throw new CliError(`Cannot write ${this.target}: ${(error as Error).message}`);
+    }
+  }
+
+  discard(): void {
+    try {
+      closeSync(this.#fd);
     } catch {
       // already closed
     }
-    rmSync(temporary, { force: true });
-    throw new CliError(`Cannot write ${target}: ${(error as Error).message}`);
+    rmSync(this.#temporary, { force: true });
   }
 }
 
@@ -71,18 +86,26 @@ function describeJob(job: BulkJobView): string {
 async function runJob(ctx: SessionContext, job: BulkJobView, extra: Record<string, unknown>): Promise<number> {
   const { out } = ctx;
   const exportTo = stringOption(ctx.values, 'export');
-  const target = exportTo !== undefined ? path.resolve(exportTo) : null;
+  const concurrency = concurrencyOption(ctx);
+  const exportFile = exportTo !== undefined ? new ExportFile(path.resolve(exportTo)) : null;
+  const target = exportFile?.target ?? null;
   const reporter = new ProgressReporter(out.streams.stderr);
-  const result: BulkRunResult = await ctx.titular.bulk.run(ctx.org.id, job.id, {
-    concurrency: concurrencyOption(ctx),
-    signal: ctx.signal,
-    // The reporter throttles what it prints; it wants frequent updates to print each 5 % step.
-    progressIntervalMs: 50,
-    onProgress: (p) => reporter.update(p),
-  });
+  let result: BulkRunResult;
+  try {
+    result = await ctx.titular.bulk.run(ctx.org.id, job.id, {
+      concurrency,
+      signal: ctx.signal,
+      // The reporter throttles what it prints; it wants frequent updates to print each 5 % step.
+      progressIntervalMs: 50,
+      onProgress: (p) => reporter.update(p),
+    });
+  } catch (error) {
+    exportFile?.discard();
+    throw error;
+  }
   reporter.end(result.progress);
   const after = ctx.titular.bulk.get(ctx.org.id, job.id);
-  if (target) writeExport(ctx, job.id, target);
+  exportFile?.write(ctx, job.id);
 
   if (out.json) {
     out.data({ ...extra, job: after, run: { end: result.end, lookedUp: result.lookedUp, durationMs: result.durationMs, error: result.error?.message ?? null }, export: target });
@@ -250,7 +273,7 @@ export const bulkCommands: CommandSpec[] = [
         return;
       }
       const target = path.resolve(outFile);
-      writeExport(ctx, job.id, target);
+      new ExportFile(target).write(ctx, job.id);
       if (ctx.out.json) ctx.out.data({ exported: job.totalRows, output: target });
       else ctx.out.line(`Exported ${count(job.totalRows)} rows of job ${job.id} to ${target}`);
     },
