@@ -12,6 +12,7 @@ import { withCheckDigits, withCuitCheckDigit } from '../src/shared/identifiers';
 import { balanceResponseSchema } from '../src/shared/api/balance';
 import { historyEntrySchema } from '../src/shared/api/history';
 import { runCli, type CliRun } from './support/processes';
+import { generateDirectory } from './bulk/bulk-data';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MIGRATIONS = path.join(ROOT, 'drizzle');
@@ -287,6 +288,23 @@ describe('titular CLI', () => {
       }
     }
   });
+});
+
+describe('Ctrl-C during a command that does not watch for it (directory import)', () => {
+  it('ends the process at once and imports nothing (its one transaction rolls back)', async () => {
+    const dataDir = tempDir();
+    const file = path.join(tempDir(), 'directorio.csv');
+    writeFileSync(file, generateDirectory(200_000).csv); // ~4.5 s to import here: Ctrl-C comes well before the commit
+    const init = await runCli(['init', '--org', 'Acme', '--admin-name', 'Ada', '--admin-email', 'ada@acme.test', '--data-dir', dataDir]);
+    expect(init.code, init.stderr).toBe(0);
+    const run = await runCli(['directory', 'import', file, '--data-dir', dataDir], {
+      timeoutMs: 60_000,
+      onSpawn: (child) => setTimeout(() => child.kill('SIGINT'), 1_000),
+    });
+    expect({ code: run.code, signal: run.signal }).toEqual({ code: null, signal: 'SIGINT' });
+    const orgId = withCore(dataDir, (t) => t.users.requireOrganization().id);
+    expect(withCore(dataDir, (t) => t.directory.count(orgId))).toBe(0);
+  }, TEST_TIMEOUT_MS);
 });
 
 describe('titular CLI on a passphrase vault', () => {

@@ -78,6 +78,8 @@ export interface CliOptions {
   source?: boolean;
   /** Sees stderr so far as it arrives (to signal the process mid-run). */
   onStderr?: (text: string, child: ChildProcess) => void;
+  /** Sees the process as soon as it is spawned (to signal it after a while). */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 /** Runs the `titular` CLI as a process, the way an admin runs it, and resolves once it has exited. */
@@ -104,5 +106,6 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
     if (options.input !== undefined) child.stdin!.end(options.input);
+    options.onSpawn?.(child);
   });
 }

@@ -12,18 +12,23 @@ async function main(): Promise<void> {
     if (interrupts > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
     controller.abort();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
   // A closed pipe (`titular keys list | head -1`) is not an error of the command.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
   });
 
+  // Only commands that watch the signal catch it (bulk runs, history exports). The others run
+  // synchronously (a directory import is one transaction): a handler would only run once they are
+  // done, so Ctrl-C keeps its default there, ending the process and rolling the transaction back.
   const code = await runCli(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
-    signal: controller.signal,
+    interruptSignal: () => {
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      return controller.signal;
+    },
   });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);

@@ -152,6 +152,7 @@ const runDetails = [
 export const bulkCommands: CommandSpec[] = [
   {
     name: 'bulk run',
+    interruptible: true,
     synopsis: 'FILE [--product cbu|informes] [--user EMAIL] [--export OUT.csv] [--concurrency N] [--again]',
     summary: 'Look up every identifier of a file (resumes the unfinished job of the same file)',
     details: [
@@ -204,6 +205,7 @@ export const bulkCommands: CommandSpec[] = [
   },
   {
     name: 'bulk resume',
+    interruptible: true,
     synopsis: 'JOB_ID [--export OUT.csv] [--concurrency N]',
     summary: 'Resume a paused, interrupted or out-of-credits bulk job',
     details: runDetails,

@@ -21,7 +21,7 @@ export interface BaseContext {
   out: Output;
   dataDir: string;
   env: NodeJS.ProcessEnv;
-  /** Set when the command should stop early (SIGINT/SIGTERM during a long export). */
+  /** Set when an `interruptible` command should stop early (the first SIGINT/SIGTERM). */
   signal: AbortSignal;
 }
 
@@ -43,6 +43,11 @@ interface CommandInfo {
   options: OptionSpecs;
   /** How many positionals may follow the command words. */
   maxArgs?: number;
+  /**
+   * Watches `ctx.signal`: the first Ctrl-C asks it to stop cleanly, a second ends the process. Other
+   * commands keep the default: Ctrl-C ends them at once, and their open transaction rolls back.
+   */
+  interruptible?: boolean;
 }
 
 /** `setup` commands open the data directory themselves (init); the others get a session. */

@@ -122,6 +122,7 @@ const CHUNK_CHARS = 64 * 1024;
 export const historyCommands: CommandSpec[] = [
   {
     name: 'history export',
+    interruptible: true,
     synopsis: '--format csv|json [--from DATE] [--to DATE] [--status S] [--source S] [--environment live|sandbox] [--product cbu|informes] [--output FILE]',
     summary: 'Export the lookup history as CSV or JSON',
     details: [

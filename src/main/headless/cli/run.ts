@@ -55,7 +55,8 @@ function helpFor(topic: readonly string[]): string {
 }
 
 export interface RunOptions extends OutputStreams {
-  signal?: AbortSignal;
+  /** For an `interruptible` command: starts catching SIGINT/SIGTERM and answers the signal they abort. */
+  interruptSignal?: () => AbortSignal;
 }
 
 export async function runCli(argv: readonly string[], io: RunOptions): Promise<number> {
@@ -84,7 +85,7 @@ export async function runCli(argv: readonly string[], io: RunOptions): Promise<n
       out,
       dataDir: resolveDataDir(dataDirFlag, io.env),
       env: io.env,
-      signal: io.signal ?? new AbortController().signal,
+      signal: (spec.interruptible ? io.interruptSignal?.() : undefined) ?? new AbortController().signal,
     };
     if (spec.access === 'setup') return (await spec.run(base)) ?? EXIT_OK;
     const session = openSession(base, spec.access, asEmail);
