@@ -215,6 +215,21 @@ describe('titular CLI', () => {
     expect(balances.find((b) => b.productSlug === 'informes')).toMatchObject({ balance: 0 });
   }, TEST_TIMEOUT_MS);
 
+  it('a value the core refuses is a bad argument: exit 2 with the reason, and nothing is written', async () => {
+    for (const args of [
+      ['credits', 'add', '--product', 'cbu', '--amount', '0'],
+      ['credits', 'add', '--product', 'cbu', '--amount', '100000001'],
+      ['keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--rate-limit', '100000'],
+      ['users', 'add', '--name', 'Sin Arroba', '--email', 'bad', '--role', 'operator'],
+    ]) {
+      const run = await cli(d(...args));
+      expect(run.code, `${args.join(' ')}\n${run.stderr}`).toBe(2);
+      expect(run.stderr).toMatch(/^titular: .+\nRun "titular help (credits add|keys create|users add)" for usage\.$/m);
+    }
+    const show = json(await cli(d('credits', 'show', '--json')));
+    expect(balanceResponseSchema.parse(show).balances.find((b) => b.productSlug === 'cbu')).toMatchObject({ balance: 100, totalPurchased: 100 });
+  }, TEST_TIMEOUT_MS);
+
   it('history export on an empty history: CSV header only, JSON []', async () => {
     const csv = await cli(d('history', 'export', '--format', 'csv'));
     expect(csv.code).toBe(0);

@@ -101,8 +101,10 @@ export async function runCli(argv: readonly string[], io: RunOptions): Promise<n
 
 function report(out: Output, error: unknown, command: string | undefined, env: NodeJS.ProcessEnv): number {
   const prefix = out.errStyle('red', 'titular:');
-  if (error instanceof UsageError) {
-    const topic = error.command ?? command;
+  // The core's INVALID_PARAMETER is a value of the command line it refused (`--amount 0`, an email
+  // without @): a bad argument, like the ones the CLI checks itself.
+  if (error instanceof UsageError || (error instanceof TitularError && error.code === 'INVALID_PARAMETER')) {
+    const topic = (error instanceof UsageError ? error.command : undefined) ?? command;
     out.error(`${prefix} ${error.message}`);
     out.error(`Run "titular help${topic ? ` ${topic}` : ''}" for usage.`);
     return EXIT_USAGE;
