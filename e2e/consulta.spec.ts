@@ -81,6 +81,8 @@ test('a valid CBU that is not in the directory answers PA011 and shows no accoun
   await expect(error).toHaveAttribute('data-error-code', 'PA011');
   await expect(error).toContainText('No encontramos ninguna cuenta para ese identificador.');
   await expect(error).toContainText('PA011');
+  // The Spanish title says it all: the server's English sentence is not shown under it.
+  await expect(error).not.toContainText('No account was found');
   // A not-found lookup is charged: the banner says how many credits are left.
   await expect(error.getByTestId('credits-left')).toHaveAttribute('data-credits', /^\d+$/);
   await expect(page.getByTestId('lookup-result')).toHaveCount(0);

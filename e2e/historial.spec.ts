@@ -99,6 +99,11 @@ test('the text search narrows the list to matching identifiers', async ({ page, 
   const identifiers = await rows(page).locator('td:nth-child(2)').allInnerTexts();
   expect(identifiers).toEqual([ACCOUNTS.company.cbu]);
 
+  // Pasted in groups, as the screens copy it: searched as its digits.
+  await page.getByTestId('history-filter-q').fill('0720-2102');
+  await settled(page);
+  expect(await rows(page).locator('td:nth-child(2)').allInnerTexts()).toEqual([ACCOUNTS.company.cbu]);
+
   await page.getByTestId('history-filter-q').fill('rodriguez');
   await expect(rows(page).first()).toContainText(ACCOUNTS.cvu.alias);
   await settled(page);

@@ -59,7 +59,8 @@ test('paste a list, review it, run it to 100 % and export the results', async ({
   // The invalid row is listed with its reason.
   await panel.getByTestId('bulk-invalid-toggle').click();
   await expect(panel.getByTestId('bulk-invalid-table')).toContainText(BAD_CHECK_DIGIT_CBU);
-  await expect(panel.getByTestId('bulk-invalid-table')).toContainText('check digit');
+  // The reason is said in Spanish (the core stores it in English).
+  await expect(panel.getByTestId('bulk-invalid-table')).toContainText('El dígito verificador del segundo bloque (dígito 22) del CBU no es válido.');
 
   await runToEnd(page, panel);
   await expect(panel.getByTestId('bulk-progress')).toHaveAttribute('data-done', '6');

@@ -33,4 +33,16 @@ test('an invalid amount cannot be submitted', async ({ page, state }) => {
   await expect(page.getByTestId('purchase-submit')).toBeDisabled();
   await page.getByTestId('purchase-amount').fill('12,5');
   await expect(page.getByTestId('purchase-submit')).toBeDisabled();
+  await page.getByTestId('purchase-amount').fill('999999999');
+  await expect(page.getByTestId('purchase-submit')).toBeDisabled();
+  await expect(page.getByText('Una compra puede sumar hasta 100.000.000 créditos.')).toBeVisible();
+});
+
+test('an amount written with the thousands separator of es-AR (1.000) is a thousand', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'saldo');
+  const before = await readBalance(page, 'cbu');
+  await page.getByTestId('purchase-amount').fill('1.000');
+  await page.getByTestId('purchase-reference').fill(`FAC-MIL-${Date.now()}`);
+  await page.getByTestId('purchase-submit').click();
+  await expect(page.getByTestId('balance-card-cbu')).toHaveAttribute('data-balance', String(before + 1000));
 });

@@ -41,7 +41,9 @@ test.describe.serial('members', () => {
     await page.getByTestId('user-add-name').fill('Otra Lucía');
     await page.getByTestId('user-add-email').fill(NEW_USER.email.toUpperCase());
     await page.getByTestId('user-add-submit').click();
-    await expect(page.getByTestId('user-add-error')).toBeVisible();
+    // Said in Spanish: the core's English answer is translated, not shown as it came.
+    await expect(page.getByTestId('user-add-error')).toContainText(`Ya existe un usuario con el email ${NEW_USER.email.toLowerCase()}`);
+    await expect(page.getByTestId('user-add-error')).not.toContainText('already exists');
     await expect(userRow(page, 'Otra Lucía')).toHaveCount(0);
   });
 
@@ -50,7 +52,7 @@ test.describe.serial('members', () => {
     const me = userRow(page, ADMIN.email);
     await expect(me).toContainText('Vos');
     await me.getByTestId('user-role-select').selectOption('operator');
-    await expect(page.getByTestId('user-role-error')).toBeVisible();
+    await expect(page.getByTestId('user-role-error')).toContainText('La organización necesita al menos un administrador.');
     await expect(me).toHaveAttribute('data-role', 'admin');
     await expect(me.getByTestId('user-role-select')).toHaveValue('admin');
     await expect(page.getByTestId('session-role')).toHaveText('Administrador');

@@ -42,7 +42,8 @@ export function ErrorBanner({
         </div>
         {d.detail && d.detail !== d.title ? (
           <div className="banner-detail">
-            {m.errors.serverSaid}: {d.detail}
+            {d.detailInEnglish ? `${m.errors.serverSaid}: ` : ''}
+            {d.detail}
           </div>
         ) : null}
         {extra}

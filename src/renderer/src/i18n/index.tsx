@@ -60,7 +60,8 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     const m = CATALOGS[lang];
     const locale = m.locale;
     const numberFmt = new Intl.NumberFormat(locale);
-    const dateTimeFmt = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', hourCycle: 'h23' });
+    // Four-digit years (22/11/2026, 15:20): `dateStyle: 'short'` wrote 22/11/26.
+    const dateTimeFmt = new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
     const dateFmt = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
     const relFmt = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
     const parse = (iso: string | null | undefined): Date | null => {

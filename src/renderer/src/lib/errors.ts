@@ -2,12 +2,25 @@
 import type { Messages } from '../i18n/es';
 import { isIpcCallError } from '../api/client';
 import { errorCodeSchema } from '../../../shared/api/common';
+import { serverMessageInSpanish } from './server-messages-es';
 
 export interface DescribedError {
   code: string;
   title: string;
   detail: string | null;
+  /** The detail is the server's English: no Spanish for it is known (see server-messages-es.ts). */
+  detailInEnglish: boolean;
   status: number | null;
+}
+
+/** Codes whose title says all there is: on the Spanish screens no English detail goes under them. */
+const TITLE_SAYS_IT = new Set(['PA011', 'GE500', 'INSUFFICIENT_CREDITS', 'RATE_LIMITED', 'FORBIDDEN', 'NOT_FOUND', 'KEY_LIMIT_REACHED', 'IDEMPOTENCY_CONFLICT', 'UNAUTHORIZED']);
+
+/** A message of the server in the screen's language: Spanish where this app knows it, else as it came. */
+export function serverMessage(message: string, m: Messages): { text: string; inEnglish: boolean } {
+  if (!m.locale.startsWith('es')) return { text: message, inEnglish: false };
+  const spanish = serverMessageInSpanish(message);
+  return spanish === null ? { text: message, inEnglish: true } : { text: spanish, inEnglish: false };
 }
 
 // The API's codes (one list, in the shared schema) plus the transport's own.
@@ -33,10 +46,16 @@ export function describeError(error: unknown, m: Messages, context: 'account' | 
   if (isIpcCallError(error)) {
     // A vault answer we can say in the user's language needs no English detail under it.
     const vault = vaultTitle(error.code, error.message, m);
-    return { code: error.code, title: vault ?? titleForCode(error.code, m, context), detail: vault ? null : error.message || null, status: error.status || null };
+    const title = vault ?? titleForCode(error.code, m, context);
+    const status = error.status || null;
+    if (vault || !error.message || (m.locale.startsWith('es') && TITLE_SAYS_IT.has(error.code))) {
+      return { code: error.code, title, detail: null, detailInEnglish: false, status };
+    }
+    const said = serverMessage(error.message, m);
+    return { code: error.code, title, detail: said.text, detailInEnglish: said.inEnglish, status };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'ERROR', title: m.errors.UNKNOWN, detail: message, status: null };
+  return { code: 'ERROR', title: m.errors.UNKNOWN, detail: message, detailInEnglish: m.locale.startsWith('es'), status: null };
 }
 
 /** True when a reveal failed because the vault wants its passphrase. */

@@ -9,6 +9,8 @@ import { tpl, useI18n } from '../i18n';
 import { Badge, Card, ErrorBanner, PageHeader, Skeleton, Spinner } from '../components/ui';
 import { useToast } from '../components/Toast';
 import { IconKey, IconShield } from '../components/Icons';
+import { serverMessage } from '../lib/errors';
+import type { Messages } from '../i18n/es';
 
 type Mode = AppSettings['resolvers']['cbu'];
 const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
@@ -51,7 +53,7 @@ export function AjustesScreen() {
 }
 
 function SettingsForm({ current }: { current: AppSettings }) {
-  const { m } = useI18n();
+  const { m, dateTime } = useI18n();
   const id = useId();
   const toast = useToast();
   const update = useUpdateSettings();
@@ -151,7 +153,14 @@ function SettingsForm({ current }: { current: AppSettings }) {
         <Card
           title={m.settings.remoteTitle}
           subtitle={m.settings.remoteBody}
-          actions={current.remote.state ? <Badge tone={current.remote.state === 'closed' ? 'success' : 'warning'}>{m.settings.breaker[current.remote.state]}</Badge> : null}
+          actions={
+            !current.remote.baseUrl || !current.remote.hasUpstreamKey ? (
+              // "Connected" only once there is somewhere to connect to, with a key.
+              <Badge tone="neutral">{m.settings.remoteNotConfigured}</Badge>
+            ) : current.remote.state ? (
+              <Badge tone={current.remote.state === 'closed' ? 'success' : 'warning'}>{m.settings.breaker[current.remote.state]}</Badge>
+            ) : null
+          }
         >
           <div className="form-stack">
             <div className="field">
@@ -170,7 +179,7 @@ function SettingsForm({ current }: { current: AppSettings }) {
             </div>
             {current.remote.lastError ? (
               <p className="small muted" data-testid="settings-remote-error">
-                {m.settings.lastError}: {current.remote.lastError}
+                {m.settings.lastError}: {describeLastError(current.remote.lastError, m, dateTime)}
               </p>
             ) : null}
             <UpstreamKeyField hasKey={current.remote.hasUpstreamKey} />
@@ -243,4 +252,11 @@ function UpstreamKeyField({ hasKey }: { hasKey: boolean }) {
       {setKey.isError ? <ErrorBanner error={setKey.error} testId="settings-upstream-error" /> : null}
     </div>
   );
+}
+
+/** "message (ISO time)" as the core reports it: the message in the screen's language, the time as the screen writes times. */
+function describeLastError(lastError: string, m: Messages, dateTime: (iso: string | null | undefined) => string): string {
+  const match = /^(.*) \((\d{4}-\d\d-\d\dT[^)]+)\)$/s.exec(lastError);
+  if (!match) return serverMessage(lastError, m).text;
+  return `${serverMessage(match[1]!, m).text} (${dateTime(match[2]!)})`;
 }

@@ -1,11 +1,11 @@
 // Claves: create API keys (secret shown once), list them with reveal/rotate/revoke, and the audit trail.
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ProductSlug, Scope } from '../../../shared/api/common';
 import type { ApiKeyViewDto } from '../../../shared/ipc/contract';
 import { useCreateKey, useKeys, useRevealKey, useRevokeKey, useRotateKey, useUsers, useVaultLock, useVaultStatus, useVaultUnlock } from '../api/hooks';
 import { tpl, useI18n } from '../i18n';
 import type { Session } from '../App';
-import { asksForPassphrase } from '../lib/errors';
+import { asksForPassphrase, describeError } from '../lib/errors';
 import { todayYmd } from '../lib/format';
 import { Badge, Card, EmptyState, ErrorBanner, Notice, PageHeader, SkeletonRows, Spinner } from '../components/ui';
 import { ConfirmDialog } from '../components/Dialog';
@@ -64,10 +64,8 @@ export function ClavesScreen({ session }: { session: Session }) {
               <tr>
                 <th>{m.keys.colName}</th>
                 <th>{m.keys.colProduct}</th>
-                <th>{m.keys.colEnv}</th>
                 <th>{m.keys.colScopes}</th>
                 <th>{m.keys.colStatus}</th>
-                <th>{m.keys.colExpires}</th>
                 <th>{m.keys.colLastUse}</th>
                 <th>{m.keys.colOwner}</th>
                 <th className="right">{m.keys.colActions}</th>
@@ -94,7 +92,6 @@ export function ClavesScreen({ session }: { session: Session }) {
           onSecret={(kind, secret, key) => {
             setPending(null);
             setShown({ kind, secret, key });
-            window.scrollTo({ top: 0, behavior: 'smooth' });
           }}
         />
       ) : null}
@@ -137,7 +134,7 @@ function VaultUnlock({ protection }: { protection: 'passphrase' | 'keyfile' | 'o
       <div className="banner-body">
         <div className="banner-title">{m.keys.vaultLocked}</div>
         <div className="banner-detail">{m.keys.vaultLockedBody}</div>
-        {unlock.isError ? <div className="field-error">{unlock.error.message}</div> : null}
+        {unlock.isError ? <div className="field-error">{describeError(unlock.error, m).title}</div> : null}
       </div>
       <form
         className="vault-form"
@@ -177,8 +174,10 @@ function KeyRow({ apiKey: key, onAction }: { apiKey: ApiKeyViewDto; onAction: (k
         <div className="cell-title">{key.name ?? <span className="muted">{m.keys.unnamed}</span>}</div>
         <div className="mono small muted">{key.prefix}</div>
       </td>
-      <td className="nowrap">{m.products[key.product]}</td>
+      {/* Product and environment share a cell, and so do last use and expiry: with one column each
+          the actions fell off the right edge of a 1280-pixel window. */}
       <td>
+        <div className="nowrap">{m.products[key.product]}</div>
         <Badge tone={key.environment === 'live' ? 'accent' : 'neutral'}>{m.keys.envShort[key.environment]}</Badge>
       </td>
       <td>
@@ -193,8 +192,12 @@ function KeyRow({ apiKey: key, onAction }: { apiKey: ApiKeyViewDto; onAction: (k
       <td>
         <Badge tone={tone}>{m.keys.statuses[key.status]}</Badge>
       </td>
-      <td className="nowrap">{key.expiresAt ? date(key.expiresAt) : m.common.never}</td>
-      <td className="nowrap">{key.lastUsedAt ? relative(key.lastUsedAt) : m.common.never}</td>
+      <td className="nowrap">
+        <div>{key.lastUsedAt ? relative(key.lastUsedAt) : m.common.never}</div>
+        <div className="small muted">
+          {m.keys.colExpires}: {key.expiresAt ? date(key.expiresAt) : m.common.never}
+        </div>
+      </td>
       <td className="ellipsis" title={key.owner.email}>
         {key.owner.name}
       </td>
@@ -221,9 +224,15 @@ function KeyRow({ apiKey: key, onAction }: { apiKey: ApiKeyViewDto; onAction: (k
 
 function SecretBox({ shown, onDismiss }: { shown: ShownSecret; onDismiss: () => void }) {
   const { m } = useI18n();
+  const box = useRef<HTMLElement>(null);
+  // The secret appears above the keys table: bring it into view (the page scrolls inside .main, not
+  // the window), or a reveal from a row far down the table would seem to do nothing.
+  useEffect(() => {
+    box.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  }, [shown]);
   const title = shown.kind === 'created' ? m.keys.secretTitle : shown.kind === 'rotated' ? m.keys.secretRotatedTitle : m.keys.secretRevealedTitle;
   return (
-    <section className="secret-box" role="region" aria-label={title} data-testid="key-secret-box" data-kind={shown.kind}>
+    <section ref={box} className="secret-box" role="region" aria-label={title} data-testid="key-secret-box" data-kind={shown.kind}>
       <div className="secret-head">
         <IconKey size={20} />
         <div>
@@ -295,7 +304,6 @@ function KeyCreateForm({ atLimit, limit, onCreated }: { atLimit: boolean; limit:
           setExpires('');
           setRate('');
           setTouched(false);
-          window.scrollTo({ top: 0, behavior: 'smooth' });
         },
       },
     );

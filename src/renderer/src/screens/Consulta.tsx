@@ -161,7 +161,11 @@ function AccountLookup() {
                     <Check state={check.alias.lengthOk} label={tpl(m.lookup.aliasLength, { n: num(check.alias.length) })} okText={m.lookup.ruleOk} badText={m.lookup.ruleBad} />
                   </ul>
                 ) : null}
-                {check.valid ? (
+                {check.valid && available === 0 ? (
+                  <p className="feedback-error" data-testid="lookup-no-credits">
+                    <IconAlert size={15} /> {m.lookup.noCredits}
+                  </p>
+                ) : check.valid ? (
                   <p className="feedback-ready">
                     <IconCheck size={15} /> {check.type === 'cbu' ? m.lookup.readyCbu : m.lookup.readyAlias}
                   </p>
@@ -174,7 +178,7 @@ function AccountLookup() {
             )}
           </div>
 
-          <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={!check.valid || lookup.isPending} data-testid="lookup-submit">
+          <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={!check.valid || lookup.isPending || available === 0} data-testid="lookup-submit">
             {lookup.isPending ? <Spinner /> : <IconSearch size={18} />}
             <span>{lookup.isPending ? m.lookup.submitting : m.lookup.submit}</span>
           </button>
@@ -318,13 +322,15 @@ export function LookupResultCard({ data, requestId, creditsLeft }: { data: Looku
             <Badge tone={data.active ? 'success' : 'danger'}>{data.active ? m.lookup.active : m.lookup.inactive}</Badge>
           </dd>
         </div>
-        <div className="wide">
-          <dt>{m.lookup.alias}</dt>
-          <dd className="with-copy">
-            <span className="mono">{data.alias}</span>
-            <CopyButton value={data.alias} label={m.lookup.copyAlias} testId="copy-alias" />
-          </dd>
-        </div>
+        {data.alias ? (
+          <div className="wide">
+            <dt>{m.lookup.alias}</dt>
+            <dd className="with-copy">
+              <span className="mono">{data.alias}</span>
+              <CopyButton value={data.alias} label={m.lookup.copyAlias} testId="copy-alias" />
+            </dd>
+          </div>
+        ) : null}
         <div className="wide">
           <dt>
             {m.lookup.number} ({data.account.scheme})

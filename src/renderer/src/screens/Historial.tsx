@@ -8,7 +8,8 @@ import { creditReportSchema } from '../../../shared/api/credit';
 import { useExportHistory, useHistory } from '../api/hooks';
 import { tpl, useI18n } from '../i18n';
 import { isPlainObject } from '../lib/format';
-import { titleForCode } from '../lib/errors';
+import { serverMessage, titleForCode } from '../lib/errors';
+import { normalizeIdentifierInput } from '../../../shared/identifiers';
 import { Badge, Card, EmptyState, ErrorBanner, PageHeader, Pager, SkeletonRows, Spinner } from '../components/ui';
 import { Drawer } from '../components/Dialog';
 import { useToast } from '../components/Toast';
@@ -73,7 +74,7 @@ export function HistorialScreen() {
     ...(to ? { to: new Date(`${to}T23:59:59.999`).toISOString() } : {}),
     ...(status ? { status } : {}),
     ...(source ? { source } : {}),
-    ...(debouncedQ ? { q: debouncedQ.slice(0, 64) } : {}),
+    ...(debouncedQ ? { q: searchText(debouncedQ).slice(0, 64) } : {}),
   };
   const hasFilters = Object.keys(filter).length > 0;
   // The product is a view, not a filter: "clear filters" keeps it.
@@ -330,7 +331,7 @@ function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () =>
             <div className="banner-title">
               {titleForCode(error.code, m, entry.inputType === 'CUIT' ? 'report' : 'account')} <span className="code-chip">{error.code}</span>
             </div>
-            {error.message ? <div className="banner-detail">{error.message}</div> : null}
+            {error.message ? <div className="banner-detail">{serverMessage(error.message, m).text}</div> : null}
           </div>
         </div>
       ) : account.success ? (
@@ -347,4 +348,14 @@ function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () =>
       </pre>
     </Drawer>
   );
+}
+
+/**
+ * The history stores identifiers without separators, and the screens copy a CUIT with dashes
+ * (27-31234567-1) or a CBU in groups: a search made only of digits and separators is searched as
+ * its digits. Anything else (an alias, a name) is searched as typed.
+ */
+function searchText(q: string): string {
+  const trimmed = q.trim();
+  return /^[\d\s.\-\u2010-\u2015]+$/.test(trimmed) ? normalizeIdentifierInput(trimmed).replace(/\./g, '') : trimmed;
 }

@@ -10,6 +10,7 @@ import { tpl, useI18n } from '../i18n';
 import type { Session } from '../App';
 import { Badge, Card, EmptyState, ErrorBanner, Notice, PageHeader, SkeletonRows, Spinner, type Tone } from '../components/ui';
 import { useToast } from '../components/Toast';
+import { serverMessage } from '../lib/errors';
 import { ConfirmDialog } from '../components/Dialog';
 import { IconBulk, IconCheck, IconDownload } from '../components/Icons';
 import './lotes.css';
@@ -391,7 +392,7 @@ function JobPanel({ id }: { id: string }) {
                   <td className="mono ellipsis" title={r.input}>
                     {r.input || m.common.none}
                   </td>
-                  <td>{r.message}</td>
+                  <td>{serverMessage(r.message, m).text}</td>
                 </tr>
               ))}
             </tbody>

@@ -213,8 +213,8 @@ function PurchaseForm() {
   const [amount, setAmount] = useState('');
   const [reference, setReference] = useState('');
   const purchase = usePurchaseCredits();
-  const parsed = /^\d{1,9}$/.test(amount.trim()) ? Number(amount.trim()) : NaN;
-  const valid = Number.isInteger(parsed) && parsed >= 1 && parsed <= 100_000_000;
+  const parsed = parseWholeAmount(amount);
+  const valid = Number.isInteger(parsed) && parsed >= 1 && parsed <= MAX_PURCHASE;
 
   const submit = () => {
     if (!valid || purchase.isPending) return;
@@ -269,7 +269,7 @@ function PurchaseForm() {
             data-testid="purchase-amount"
             aria-invalid={amount !== '' && !valid}
           />
-          {amount !== '' && !valid ? <p className="field-error">{m.balance.amountInvalid}</p> : null}
+          {amount !== '' && !valid ? <p className="field-error">{parsed > MAX_PURCHASE ? tpl(m.balance.amountTooLarge, { max: num(MAX_PURCHASE) }) : m.balance.amountInvalid}</p> : null}
         </div>
         <div className="field">
           <label className="field-label" htmlFor={`${id}-reference`}>
@@ -306,3 +306,16 @@ function PurchaseForm() {
   );
 }
 
+/** The most one purchase may add (the ledger refuses more). */
+const MAX_PURCHASE = 100_000_000;
+
+/**
+ * A whole number as people type it here: 1000, or with the thousands separator of es-AR (1.000)
+ * or en-US (1,000). NaN for anything else (1,5 or 1.5 are not whole).
+ */
+function parseWholeAmount(text: string): number {
+  const t = text.trim();
+  if (/^\d{1,12}$/.test(t)) return Number(t);
+  if (/^\d{1,3}([.,])\d{3}(\1\d{3})*$/.test(t)) return Number(t.replace(/[.,]/g, ''));
+  return Number.NaN;
+}

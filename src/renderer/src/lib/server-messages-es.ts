@@ -1,0 +1,83 @@
+// The core answers in English (the API's language, and the CLI's). The Spanish screens show those
+// answers in Spanish: each message the desktop can meet is matched here and said again. A message
+// not listed comes back as null, and the screen shows it as it came, marked as English.
+//
+// Kept beside the sentences they translate: src/main/core (users, keys, ledger, settings, bulk) and
+// src/shared/identifiers (validation, whose Spanish also lives there as `messageEs` for the live
+// checks of the Consulta screen; here it is matched from the English stored with a bulk row or a
+// history entry).
+
+type Rule = [pattern: RegExp, spanish: (...groups: string[]) => string];
+
+const RULES: readonly Rule[] = [
+  // Users
+  [/^A user with email (.+) already exists$/, (email) => `Ya existe un usuario con el email ${email}.`],
+  [/^The organization needs at least one admin$/, () => 'La organización necesita al menos un administrador.'],
+  [/^Not a valid email address: (.*)$/, (email) => `No es un email válido: ${email}`],
+  [/^The user needs a name$/, () => 'El usuario necesita un nombre.'],
+  [/^role must be admin or operator$/, () => 'El rol debe ser administrador u operador.'],
+  // API keys
+  [/^Not an IP address or CIDR range: (.*)$/, (value) => `No es una dirección IP ni un rango CIDR: ${value}`],
+  [/^Not a valid CIDR prefix length: (.*)$/, (value) => `El largo de prefijo del rango CIDR no es válido: ${value}`],
+  [/^rate limit must be a whole number of requests per second from 1 to 10000$/, () => 'El límite debe ser un número entero de solicitudes por segundo, de 1 a 10.000.'],
+  [/^expiration must be a future date$/, () => 'El vencimiento tiene que ser una fecha futura.'],
+  [/^expiresAt: not a valid ISO 8601 date$/, () => 'El vencimiento no es una fecha válida.'],
+  [/^A key needs at least one scope/, () => 'Una clave necesita al menos un permiso: consulta, saldo o historial.'],
+  [/^A revoked key cannot be rotated$/, () => 'Una clave revocada no se puede rotar.'],
+  [/^The key owner is not a user of this organization$/, () => 'El titular de la clave no es un usuario de esta organización.'],
+  // Credits
+  [/^The reference "(.*)" was already used for a purchase of (\d+) credits$/, (reference, amount) => `La referencia "${reference}" ya se usó en una compra de ${Number(amount).toLocaleString('es-AR')} créditos.`],
+  [/^amount must be a whole number from 1 to (\d+)$/, (max) => `La cantidad debe ser un número entero de 1 a ${Number(max).toLocaleString('es-AR')}.`],
+  [/^reference must have at most 200 characters$/, () => 'La referencia puede tener hasta 200 caracteres.'],
+  // Settings (remote source)
+  [/^remote\.baseUrl: (.*)$/, () => 'La URL base no es válida: usá una dirección http:// o https:// completa.'],
+  [/^the timeout must be a whole number of milliseconds between 100 and 60000$/, () => 'El tiempo de espera debe ser un número entero de milisegundos entre 100 y 60.000.'],
+  [/^no upstream key is set/, () => 'No hay una clave de la API remota configurada.'],
+  // History
+  [/^from must not be after to$/, () => 'La fecha "desde" no puede ser posterior a "hasta".'],
+  [/^More than (\d+) entries/, (max) => `Hay más de ${Number(max).toLocaleString('es-AR')} entradas: acotá las fechas, o usá titular history export.`],
+  // Bulk jobs
+  [/^The input has no identifiers/, () => 'La lista no tiene identificadores: uno por línea, o un CSV con una columna "identifier".'],
+  [/^The input has more than ([\d,.]+) rows/, (max) => `La lista tiene más de ${max.replace(/,/g, '.')} filas: dividila en archivos más chicos.`],
+  [/^Line (\d+): unterminated quoted field/, (line) => `Línea ${line}: una comilla (") nunca se cierra.`],
+  [/^Malformed CSV row: field (\d+) has text after its closing quote$/, (field) => `Fila CSV mal formada: la celda ${field} sigue después de su comilla de cierre.`],
+  [/^Bulk job \S+ is already running$/, () => 'Ese lote ya se está ejecutando.'],
+  [/^Bulk job \S+ is (\w+)/, (status) => `Ese lote está ${BULK_STATUS[status] ?? status} y no se puede ejecutar de nuevo.`],
+  [/^The identifier is empty$/, () => 'El identificador está vacío.'],
+  [/^type must be cuit or cuil in a credit report job \(got "(.*)"\)$/, (got) => `En un lote de informes el tipo debe ser cuit o cuil (se indicó "${got}").`],
+  [/^A CUIT\/CUIL is looked up in a credit report \(Informes\) job$/, () => 'Un CUIT/CUIL se consulta en un lote de informes crediticios.'],
+  [/^type must be cbu, cvu or alias \(got "(.*)"\)$/, (got) => `El tipo debe ser cbu, cvu o alias (se indicó "${got}").`],
+  // Identifier validation (src/shared/identifiers; the API's own wording for its 400 PA006)
+  [/^CBU must be exactly 22 digits, without spaces, dashes or other characters$/, () => 'El CBU debe tener exactamente 22 dígitos, sin espacios, guiones ni otros caracteres.'],
+  [/^CBU must contain only digits/, () => 'El CBU solo puede contener dígitos.'],
+  [/^CBU must be 22 digits with valid check digits \(got (\d+) digits?\)$/, (n) => `El CBU debe tener 22 dígitos con dígitos verificadores válidos (se ingresaron ${n}).`],
+  [/^(CBU|CVU) check digit of the first block \(digit 8\) is invalid$/, (scheme) => `El dígito verificador del primer bloque (dígito 8) del ${scheme} no es válido.`],
+  [/^(CBU|CVU) check digit of the second block \(digit 22\) is invalid$/, (scheme) => `El dígito verificador del segundo bloque (dígito 22) del ${scheme} no es válido.`],
+  [/^Alias may only contain letters/, () => 'El alias solo puede contener letras (a-z, sin tildes ni ñ), números y puntos.'],
+  [/^Alias must be between 6 and 20 characters \(got (\d+)\)$/, (n) => `El alias debe tener entre 6 y 20 caracteres (se ingresaron ${n}).`],
+  [/^CUIT\/CUIL must contain only digits/, () => 'El CUIT/CUIL solo puede contener dígitos.'],
+  [/^CUIT\/CUIL must be 11 digits \(got (\d+)\)$/, (n) => `El CUIT/CUIL debe tener 11 dígitos (se ingresaron ${n}).`],
+  [/^CUIT\/CUIL prefix (\d+) is not valid/, (prefix) => `El prefijo ${prefix} del CUIT/CUIL no es válido (se esperaba 20, 23, 24, 25, 26, 27, 30, 33 o 34).`],
+  [/^CUIT\/CUIL check digit is invalid$/, () => 'El dígito verificador del CUIT/CUIL no es válido.'],
+  [/^identifier is required/, () => 'Falta el identificador (un CBU/CVU o un alias).'],
+  [/^type (is required|must be cbu or alias)/, () => 'El tipo debe ser cbu o alias.'],
+  [/^tax_id is required/, () => 'Falta el CUIT/CUIL (11 dígitos).'],
+];
+
+const BULK_STATUS: Record<string, string> = {
+  completed: 'completo',
+  cancelled: 'cancelado',
+  running: 'en curso',
+  paused: 'en pausa',
+  pending: 'pendiente',
+  out_of_credits: 'sin créditos',
+};
+
+/** The Spanish of a message of the core, or null when it is not one this table knows. */
+export function serverMessageInSpanish(message: string): string | null {
+  for (const [pattern, spanish] of RULES) {
+    const match = pattern.exec(message);
+    if (match) return spanish(...match.slice(1));
+  }
+  return null;
+}

@@ -1,0 +1,67 @@
+// The Spanish screens say the core's English answers in Spanish (src/renderer/src/lib/server-messages-es.ts).
+// The messages are produced here by the core itself, so a reworded message that the table no
+// longer matches fails this test instead of reaching a Spanish screen in English.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serverMessageInSpanish } from '../src/renderer/src/lib/server-messages-es';
+import { TitularError } from '../src/main/core/errors';
+import { parseBulkInput } from '../src/main/core/bulk/bulk-input';
+import { analyzeAlias, analyzeCbu, analyzeTaxId } from '../src/shared/identifiers';
+import { createFixture, type Fixture } from './support/fixture';
+import { breakCheckDigit, DIR } from './support/directory-data';
+
+let f: Fixture;
+beforeEach(async () => {
+  f = await createFixture();
+});
+afterEach(async () => {
+  await f.close();
+});
+
+/** The message of what `run` throws (a TitularError of the core). */
+function messageOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(TitularError);
+    return (error as TitularError).message;
+  }
+  throw new Error('expected the core to refuse');
+}
+
+describe('the core\'s messages, in Spanish', () => {
+  it('users, keys, credits: each refusal the desktop can meet has its Spanish', () => {
+    const { titular, orgId, adminId } = f;
+    const key = (input: object) => () => titular.keys.create({ orgId, ownerUserId: adminId, actorUserId: adminId, product: 'cbu', scopes: ['lookup'], environment: 'live', ...input });
+    const cases: [string, string][] = [
+      [messageOf(() => titular.users.add(orgId, { name: 'Ada Otra', email: 'ada@acme.test', role: 'operator' }, adminId)), 'Ya existe un usuario con el email ada@acme.test.'],
+      [messageOf(() => titular.users.add(orgId, { name: 'Sin Arroba', email: 'bad', role: 'operator' }, adminId)), 'No es un email válido: bad'],
+      [messageOf(key({ ipWhitelist: ['999.1.1.1'] })), 'No es una dirección IP ni un rango CIDR: 999.1.1.1'],
+      [messageOf(key({ rateLimitPerSecond: 100_000 })), 'El límite debe ser un número entero de solicitudes por segundo, de 1 a 10.000.'],
+      [messageOf(key({ expiresAt: Date.now() - 1000 })), 'El vencimiento tiene que ser una fecha futura.'],
+      [messageOf(key({ scopes: [] })), 'Una clave necesita al menos un permiso: consulta, saldo o historial.'],
+      [messageOf(() => titular.ledger.addPurchase({ orgId, product: 'cbu', amount: 0, userId: adminId })), 'La cantidad debe ser un número entero de 1 a 100.000.000.'],
+    ];
+    titular.ledger.addPurchase({ orgId, product: 'cbu', amount: 10, reference: 'FAC-2', userId: adminId });
+    cases.push([messageOf(() => titular.ledger.addPurchase({ orgId, product: 'cbu', amount: 20, reference: 'FAC-2', userId: adminId })), 'La referencia "FAC-2" ya se usó en una compra de 10 créditos.']);
+    for (const [english, spanish] of cases) expect(serverMessageInSpanish(english), english).toBe(spanish);
+  });
+
+  it('every reason a bulk row or a lookup is invalid', () => {
+    const input = parseBulkInput(
+      ['identifier,type', `${breakCheckDigit(DIR.individual.cbu)},cbu`, '123,cbu', 'ab,alias', 'con-guion.x,alias', `${DIR.individual.cbu},iban`, '20123456786,cuit', ',cbu', '"x"y,cbu'].join('\n'),
+      'cbu',
+    );
+    const reasons = input.rows.map((r) => r.invalid!);
+    expect(reasons).toHaveLength(8);
+    for (const reason of reasons) expect(serverMessageInSpanish(reason), reason).not.toBeNull();
+    for (const analysis of [analyzeCbu('12a'), analyzeCbu('1'), analyzeTaxId('123'), analyzeTaxId('99123456780'), analyzeTaxId('20123456780'), analyzeAlias('ñandu.pay')]) {
+      expect(analysis.ok).toBe(false);
+      if (analysis.ok) continue;
+      expect(serverMessageInSpanish(analysis.message), analysis.message).not.toBeNull();
+    }
+  });
+
+  it('an unknown message is not guessed at', () => {
+    expect(serverMessageInSpanish('Something nobody wrote a translation for')).toBeNull();
+  });
+});
