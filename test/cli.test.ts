@@ -355,6 +355,17 @@ describe('titular CLI on a passphrase vault', () => {
     expect(right.code).toBe(0);
     expect(json(right).balances).toHaveLength(2);
   }, TEST_TIMEOUT_MS);
+
+  it('init with a passphrase too short is refused and leaves no database behind; the next init starts clean', async () => {
+    const dataDir = tempDir();
+    const args = ['init', '--org', 'Beta SRL', '--admin-name', 'Bea', '--admin-email', 'bea@beta.test', '--data-dir', dataDir];
+    const short = await cli(args, { env: { TITULAR_PASSPHRASE: 'corta' } });
+    expect(short.code).toBe(1);
+    expect(short.stderr).toMatch(/at least 8 characters/);
+    expect(readdirSync(dataDir).filter((name) => name.startsWith('titular.db'))).toEqual([]);
+    const again = await cli(args, { env: { TITULAR_PASSPHRASE: PASSPHRASE } });
+    expect(again.code, again.stderr).toBe(0);
+  }, TEST_TIMEOUT_MS);
 });
 
 async function withCoreAsync(dataDir: string, fn: (t: ReturnType<typeof openTitular>) => Promise<void>): Promise<void> {

@@ -2,6 +2,7 @@
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as schema from './schema';
 import { findUpwards } from '../paths';
@@ -29,6 +30,7 @@ export interface OpenDatabaseOptions {
 }
 
 export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
+  const createdHere = options.file !== ':memory:' && !existsSync(options.file);
   const sqlite = new Database(options.file);
   try {
     sqlite.pragma('journal_mode = WAL');
@@ -61,6 +63,9 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
     };
   } catch (error) {
     sqlite.close();
+    // A database this call created holds nothing yet (a first run refused, e.g. a passphrase too
+    // short): leaving it would make the next run take it for an existing, broken one.
+    if (createdHere) for (const suffix of ['', '-wal', '-shm']) rmSync(`${options.file}${suffix}`, { force: true });
     throw error;
   }
 }
