@@ -32,9 +32,10 @@ test.describe.serial('key lifecycle', () => {
   test('create: the secret is shown once and works on the API', async ({ page, state }) => {
     await openClaves(page, state);
     const submit = page.getByTestId('key-create-submit');
-    // No scope chosen: cannot be created.
+    // No scope chosen: cannot be created, and the form says why.
     await page.getByTestId('key-create-name').fill(KEY_NAME);
     await expect(submit).toBeDisabled();
+    await expect(page.getByTestId('key-create-scopes-hint')).toHaveText('Elegí al menos un permiso.');
 
     await page.getByTestId('key-create-product').selectOption('cbu');
     await page.getByTestId('key-create-environment').selectOption('live');
@@ -43,6 +44,7 @@ test.describe.serial('key lifecycle', () => {
     await page.getByTestId('key-create-scope-history').check();
     await page.getByTestId('key-create-rate').fill('25');
     await expect(submit).toBeEnabled();
+    await expect(page.getByTestId('key-create-scopes-hint')).toHaveCount(0);
     await submit.click();
 
     const secret = page.getByTestId('key-secret');

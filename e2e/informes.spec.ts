@@ -109,10 +109,11 @@ test('Historial shows credit reports under their own product view', async ({ pag
   await page.getByTestId('history-product-informes').click();
   await expect(page.getByTestId('history-product-informes')).toHaveAttribute('aria-checked', 'true');
   const row = page.getByTestId('history-row').first();
-  await expect(row).toContainText(REPORTS.clean.taxId.replace(/-/g, ''));
+  // Written as the screens write a CUIT (27-31234567-1), stored as its 11 digits.
+  await expect(row).toContainText(REPORTS.clean.taxId);
   // The account-lookup view lists no CUIT.
   await page.getByTestId('history-product-cbu').click();
   await expect(page.getByTestId('history-product-cbu')).toHaveAttribute('aria-checked', 'true');
   await expect(page.locator('.skeleton')).toHaveCount(0);
-  await expect(page.getByTestId('history-row').filter({ hasText: REPORTS.clean.taxId.replace(/-/g, '') })).toHaveCount(0);
+  await expect(page.getByTestId('history-row').filter({ hasText: REPORTS.clean.taxId })).toHaveCount(0);
 });

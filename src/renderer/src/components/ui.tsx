@@ -130,7 +130,7 @@ export function Pager({ page, pages, onPage, busy }: { page: number; pages: numb
   const { m, num } = useI18n();
   const total = Math.max(1, pages);
   return (
-    <nav className="pager" aria-label="pagination">
+    <nav className="pager" aria-label={m.common.pagination}>
       <button type="button" className="btn btn-secondary btn-sm" disabled={page <= 1 || busy} onClick={() => onPage(page - 1)} data-testid="page-prev">
         <IconChevronLeft size={15} />
         <span>{m.common.prev}</span>

@@ -43,6 +43,7 @@ export const en: Messages = {
   products: { cbu: 'CBU Lookup', informes: 'Credit Report' },
   productsShort: { cbu: 'CBU', informes: 'Reports' },
   common: {
+    pagination: 'Pagination',
     loading: 'Loading…',
     retry: 'Retry',
     cancel: 'Cancel',

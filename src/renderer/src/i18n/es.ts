@@ -42,6 +42,7 @@ export const es = {
   products: { cbu: 'Consulta CBU', informes: 'Informe Crediticio' },
   productsShort: { cbu: 'CBU', informes: 'Informes' },
   common: {
+    pagination: 'Paginación',
     loading: 'Cargando…',
     retry: 'Reintentar',
     cancel: 'Cancelar',

@@ -361,7 +361,8 @@ function KeyCreateForm({ atLimit, limit, onCreated }: { atLimit: boolean; limit:
                   </label>
                 ))}
               </div>
-              {touched && scopes.length === 0 ? <p className="field-error">{m.keys.scopesRequired}</p> : null}
+              {/* Said before the first try too: "Crear clave" stays disabled until a permission is ticked. */}
+              {scopes.length === 0 ? <p className={touched ? 'field-error' : 'field-hint'} data-testid="key-create-scopes-hint">{m.keys.scopesRequired}</p> : null}
             </fieldset>
             <div className="field">
               <label className="field-label" htmlFor={`${id}-expires`}>

@@ -7,7 +7,7 @@ import { lookupDataSchema } from '../../../shared/api/lookup';
 import { creditReportSchema } from '../../../shared/api/credit';
 import { useExportHistory, useHistory } from '../api/hooks';
 import { tpl, useI18n } from '../i18n';
-import { isPlainObject } from '../lib/format';
+import { formatTaxId, isPlainObject } from '../lib/format';
 import { serverMessage, titleForCode } from '../lib/errors';
 import { normalizeIdentifierInput } from '../../../shared/identifiers';
 import { Badge, Card, EmptyState, ErrorBanner, PageHeader, Pager, SkeletonRows, Spinner } from '../components/ui';
@@ -229,7 +229,7 @@ export function HistorialScreen() {
                   >
                     <td className="nowrap">{dateTime(entry.createdAt)}</td>
                     <td className="mono ellipsis" title={entry.inputIdentifier}>
-                      {entry.inputIdentifier}
+                      {shownIdentifier(entry)}
                     </td>
                     <td>
                       <Badge>{entry.inputType}</Badge>
@@ -287,7 +287,7 @@ function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () =>
   return (
     <Drawer title={m.history.detailTitle} onClose={onClose} testId="history-detail">
       <div className="detail-head">
-        <div className="mono detail-identifier">{entry.inputIdentifier}</div>
+        <div className="mono detail-identifier">{shownIdentifier(entry)}</div>
         <div className="badges">
           <Badge>{entry.inputType}</Badge>
           <Badge tone={entry.status === 'SUCCESS' ? 'success' : 'danger'}>{m.history.statuses[entry.status]}</Badge>
@@ -358,4 +358,9 @@ function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () =>
 function searchText(q: string): string {
   const trimmed = q.trim();
   return /^[\d\s.\-\u2010-\u2015]+$/.test(trimmed) ? normalizeIdentifierInput(trimmed).replace(/\./g, '') : trimmed;
+}
+
+/** A CUIT/CUIL as the screens write it (20-12345678-6); anything else exactly as it was looked up. */
+function shownIdentifier(entry: { inputType: string; inputIdentifier: string }): string {
+  return entry.inputType === 'CUIT' && /^\d{11}$/.test(entry.inputIdentifier) ? formatTaxId(entry.inputIdentifier) : entry.inputIdentifier;
 }

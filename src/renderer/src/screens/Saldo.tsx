@@ -136,7 +136,8 @@ function ConsumptionChart() {
   const innerH = H - pad.top - pad.bottom;
   const slot = innerW / DAYS;
   const barW = Math.max(4, slot * 0.62);
-  const ticks = [0, max / 2, max];
+  // Credits are whole: no "12,5" tick when the top of the scale is odd.
+  const ticks = max % 2 === 0 ? [0, max / 2, max] : [0, max];
 
   return (
     <Card
