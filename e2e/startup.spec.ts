@@ -81,6 +81,11 @@ test('first run: the setup screen creates the organization with a vault passphra
   const setup = page.getByTestId('startup-setup');
   await expect(setup).toBeVisible();
   await expect(setup).toContainText('Bienvenido a Titular');
+  // The language can be switched before there is an app to switch it in.
+  await page.getByTestId('lang-switch').click();
+  await expect(setup.locator('.splash-title')).not.toHaveText(/Bienvenido/);
+  await page.getByTestId('lang-switch').click();
+  await expect(setup).toContainText('Bienvenido a Titular');
 
   // Validation happens before anything is sent.
   await page.getByTestId('setup-submit').click();

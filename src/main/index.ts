@@ -23,6 +23,10 @@ let titular: Titular | null = null;
 let stopApi: (() => Promise<void>) | null = null;
 let idleTimer: NodeJS.Timeout | null = null;
 
+// Chromium's own widgets (the date pickers' dd/mm/aaaa) follow the process locale, not the screens'
+// ES/EN switch. The users are in Argentina: write dates their way, whatever the OS is set to.
+app.commandLine.appendSwitch('lang', 'es-AR');
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {

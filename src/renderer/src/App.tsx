@@ -2,7 +2,8 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useSession } from './api/hooks';
 import { useStartupStatus } from './api/app-hooks';
-import { useI18n, type Lang } from './i18n';
+import { useI18n } from './i18n';
+import { LangSwitch } from './components/LangSwitch';
 import { ADMIN_ROUTES, DEFAULT_ROUTE, hrefOf, replaceRoute, useRoute, type Route } from './lib/router';
 import { IconBulk, IconClock, IconKey, IconSearch, IconSettings, IconUsers, IconWallet, LogoMark } from './components/Icons';
 import { ErrorBanner, Skeleton } from './components/ui';
@@ -31,25 +32,6 @@ const NAV: { route: Route; icon: ReactNode }[] = [
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
   return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '')).toUpperCase() || '?';
-}
-
-function LangSwitch() {
-  const { lang, setLang, m } = useI18n();
-  const other: Lang = lang === 'es' ? 'en' : 'es';
-  return (
-    <button
-      type="button"
-      className="lang-switch"
-      onClick={() => setLang(other)}
-      data-testid="lang-switch"
-      data-lang={lang}
-      aria-label={`${m.lang.switchLabel}: ${lang.toUpperCase()}. ${m.lang.switchTo}`}
-      title={m.lang.switchTo}
-    >
-      <span className={lang === 'es' ? 'on' : ''}>ES</span>
-      <span className={lang === 'en' ? 'on' : ''}>EN</span>
-    </button>
-  );
 }
 
 function Sidebar({ session, route }: { session: Session; route: Route }) {

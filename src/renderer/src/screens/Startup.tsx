@@ -7,6 +7,7 @@ import { useStartupSetup, useStartupUnlock } from '../api/app-hooks';
 import { tpl, useI18n } from '../i18n';
 import { ErrorBanner, Spinner } from '../components/ui';
 import { IconShield, LogoMark } from '../components/Icons';
+import { LangSwitch } from '../components/LangSwitch';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MIN_PASSPHRASE = 8;
@@ -14,6 +15,10 @@ const MIN_PASSPHRASE = 8;
 function GateCard({ title, body, children, testId }: { title: string; body: ReactNode; children: ReactNode; testId: string }) {
   return (
     <div className="splash">
+      {/* Spanish first, but whoever sets Titular up may read English better: the switch is here too. */}
+      <div className="splash-lang">
+        <LangSwitch />
+      </div>
       <div className="splash-card gate-card" data-testid={testId}>
         <div className="gate-head">
           <LogoMark size={40} />
