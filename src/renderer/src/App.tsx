@@ -44,6 +44,7 @@ function Sidebar({ session, route }: { session: Session; route: Route }) {
       href={hrefOf(item.route)}
       className={`nav-item ${route === item.route ? 'active' : ''}`}
       aria-current={route === item.route ? 'page' : undefined}
+      title={m.nav[item.route]}
       data-testid={`nav-${item.route}`}
     >
       {item.icon}
