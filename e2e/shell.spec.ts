@@ -22,6 +22,21 @@ test('Spanish by default; the switch turns the UI to English and back', async ({
   await expect(page.getByTestId('nav-consulta')).toHaveText('Consulta');
 });
 
+test('a narrow window (1024 px) keeps the screens wide: icon-only navigation that still names each screen', async ({ page, state }) => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await openApp(page, state, 'admin', 'usuarios');
+  const sidebar = await page.locator('.sidebar').boundingBox();
+  expect(sidebar!.width).toBeLessThan(100);
+  await expect(page.getByRole('link', { name: 'Historial' })).toBeVisible();
+  await expect(page.getByTestId('nav-historial')).toHaveAttribute('title', 'Historial');
+  // The role select is no longer cut off by the members table's edge.
+  const select = await page.getByTestId('user-role-select').first().boundingBox();
+  const card = await page.getByTestId('user-role-select').first().locator('xpath=ancestor::section[1] | ancestor::div[contains(@class,"card")][1]').first().boundingBox();
+  expect(select!.x + select!.width).toBeLessThanOrEqual(card!.x + card!.width);
+  await page.getByTestId('nav-historial').click();
+  await expect(page.locator('h1.page-title')).toHaveText('Historial de consultas');
+});
+
 test('the navigation moves between the five screens', async ({ page, state }) => {
   await openApp(page, state);
   const screens = [
