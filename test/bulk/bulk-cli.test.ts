@@ -135,6 +135,11 @@ describe('titular bulk run, killed with SIGKILL halfway', () => {
     expect(halfway.itemsWithoutOneChargedEntry).toBe(0);
     // The job was never told it stopped: it still says running, and the next run resumes it.
     expect(withCore(dataDir, (t) => t.bulk.get(t.users.requireOrganization().id, jobId).status)).toBe('running');
+    // For 90 s after its last lookup it may still be running somewhere; then `bulk list` calls it interrupted.
+    const listed = async () => (await ok(dataDir, ['bulk', 'list'])).split('\n').find((line) => line.startsWith(jobId))!;
+    expect(await listed()).toMatch(/ running /);
+    withCore(dataDir, (t) => t.database.sqlite.prepare('UPDATE bulk_jobs SET updated_at = ? WHERE id = ?').run(Date.now() - 120_000, jobId));
+    expect(await listed()).toMatch(/ interrupted /);
 
     const exportFile = path.join(path.dirname(dataDir), 'resultados.csv');
     const resumed = await cli(dataDir, ['bulk', 'run', file, '--export', exportFile]);

@@ -9,6 +9,7 @@ import { createFixture, type Fixture } from '../support/fixture';
 import { checkLedgerInvariants } from '../support/invariants';
 import { breakCheckDigit } from '../support/directory-data';
 import { bulkList, csvCells, generateDirectory, spaced } from './bulk-data';
+import { BulkJobStore } from '../../src/main/core/bulk/bulk-jobs';
 
 let f: Fixture;
 const directory = generateDirectory(300);
@@ -241,6 +242,43 @@ describe('a bulk job', () => {
     // The lookups that met the stop at commit rolled back with their items: those stay pending.
     const items = sqlite().prepare('SELECT COUNT(*) AS n, COUNT(lookup_id) AS lookedUp FROM bulk_job_items WHERE job_id = ?').get(job.id);
     expect(items).toEqual({ n: 300, lookedUp: view.progress.done });
+  });
+
+  it('a job another process runs shows as running there; left "running" with an old heartbeat, as interrupted', async () => {
+    f.addCredits('cbu', 10_000);
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'h.txt', content: bulkList(directory.numbers).text });
+    const other: Titular = openTitular({ dataDir: f.dataDir, keyProvider: headlessKeyProvider(f.dataDir, {}) });
+    let seen = null as BulkJobView | null;
+    try {
+      await other.bulk.run(f.orgId, job.id, {
+        concurrency: 2,
+        progressIntervalMs: 0,
+        onProgress: (p) => {
+          if (p.done >= 20 && !seen) seen = f.titular.bulk.get(f.orgId, job.id);
+        },
+      });
+    } finally {
+      other.close();
+    }
+    expect(seen).toMatchObject({ status: 'running', active: false, runningElsewhere: true });
+    // What a killed run leaves: "running", and no lookup committed for longer than any may take.
+    sqlite().prepare("UPDATE bulk_jobs SET status = 'running', updated_at = ? WHERE id = ?").run(Date.now() - 120_000, job.id);
+    expect(f.titular.bulk.get(f.orgId, job.id)).toMatchObject({ status: 'running', active: false, runningElsewhere: false });
+  });
+
+  it('the heartbeat: a lookup of a running job refreshes its updated_at, at most every 5 s', () => {
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'b.txt', content: bulkList(directory.numbers.slice(0, 3)).text });
+    const store = new BulkJobStore(sqlite());
+    store.setStatus(job.id, 'running', 1_000);
+    const [a, b, c] = store.pendingAfter(job.id, 0, 10);
+    const updatedAt = () => sqlite().prepare('SELECT updated_at FROM bulk_jobs WHERE id = ?').pluck().get(job.id);
+    const mark = (key: string, at: number) => store.markItem(job.id, key, { lookupId: `l-${key}`, status: 200, code: null, charged: true, at });
+    mark(a!.key, 10_000);
+    expect(updatedAt()).toBe(10_000);
+    mark(b!.key, 12_000);
+    expect(updatedAt()).toBe(10_000);
+    mark(c!.key, 15_000);
+    expect(updatedAt()).toBe(15_000);
   });
 
   it('closing the core pauses a running job; a new core resumes it where it stopped', async () => {

@@ -53,6 +53,11 @@ export const bulkJobSchema = z.object({
   progress: bulkProgressSchema,
   /** Whether this process is running the job right now. */
   active: z.boolean(),
+  /**
+   * Whether another process (the CLI, another window) runs it: its status is `running` and its
+   * lookups committed in the last 90 s. `running` with neither is a run that was interrupted.
+   */
+  runningElsewhere: z.boolean(),
   /** Why the last run in this process stopped early, if it failed (not a lookup outcome). */
   lastError: z.string().nullable(),
 });

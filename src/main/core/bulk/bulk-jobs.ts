@@ -78,6 +78,14 @@ export class BulkItemAlreadyDone extends Error {
   override name = 'BulkItemAlreadyDone';
 }
 
+/** How often a run refreshes its job's updated_at, at most (one UPDATE in a lookup's transaction). */
+const RUN_HEARTBEAT_MS = 5_000;
+/**
+ * A `running` job whose updated_at is older than this is not being run by anyone: its process died
+ * or was killed. Above the longest a lookup may take (a remote source's 60 s timeout).
+ */
+export const RUN_STALE_MS = 90_000;
+
 /** The job was paused or cancelled by another process (the CLI, the desktop) while this one ran it. */
 export class BulkJobStopped extends Error {
   override name = 'BulkJobStopped';
@@ -98,6 +106,9 @@ export class BulkJobStore {
   readonly #counts: Database.Statement<[string], Record<keyof BulkCounts, number | null>>;
   readonly #setStatus: Database.Statement<unknown[]>;
   readonly #statusOf: Database.Statement<[string], BulkJobStatus>;
+  readonly #touch: Database.Statement<[number, string]>;
+  /** When this process last refreshed a running job's updated_at (see markItem). */
+  readonly #touchedAt = new Map<string, number>();
   readonly #pending: Database.Statement<[string, number, number], PendingItem>;
   readonly #mark: Database.Statement<unknown[]>;
   readonly #invalidRows: Database.Statement<[string, number], { row: number; input: string; message: string }>;
@@ -145,6 +156,7 @@ export class BulkJobStore {
           AND (SELECT status FROM bulk_jobs WHERE id = job_id) = 'running'`,
     );
     this.#statusOf = sqlite.prepare<[string], BulkJobStatus>('SELECT status FROM bulk_jobs WHERE id = ?').pluck();
+    this.#touch = sqlite.prepare('UPDATE bulk_jobs SET updated_at = ? WHERE id = ?');
     this.#invalidRows = sqlite.prepare(
       `SELECT row_number AS row, raw_input AS input, invalid_message AS message FROM bulk_job_rows
         WHERE job_id = ? AND invalid_message IS NOT NULL ORDER BY row_number LIMIT ?`,
@@ -227,7 +239,14 @@ export class BulkJobStore {
   markItem(jobId: string, key: string, outcome: ItemOutcome): void {
     const final = outcome.status < 500;
     const result = this.#mark.run(outcome.lookupId, outcome.status, outcome.code, outcome.charged ? 1 : 0, final ? outcome.at : null, jobId, key);
-    if (result.changes === 1) return;
+    if (result.changes === 1) {
+      // The job's heartbeat, committed with its lookups: other processes see it runs (RUN_HEARTBEAT_MS).
+      if (outcome.at - (this.#touchedAt.get(jobId) ?? 0) >= RUN_HEARTBEAT_MS) {
+        this.#touch.run(outcome.at, jobId);
+        this.#touchedAt.set(jobId, outcome.at);
+      }
+      return;
+    }
     const status = this.#statusOf.get(jobId);
     if (status === 'paused' || status === 'cancelled') throw new BulkJobStopped(status);
     throw new BulkItemAlreadyDone(`bulk item ${key} of job ${jobId} is already done`);

@@ -242,7 +242,7 @@ export const bulkCommands: CommandSpec[] = [
           j.id,
           `${j.createdAt.slice(0, 16).replace('T', ' ')} UTC`,
           j.product,
-          j.status,
+          j.status === 'running' && !j.active && !j.runningElsewhere ? 'interrupted' : j.status,
           `${count(j.progress.done)}/${count(j.progress.total)}`,
           count(j.progress.charged),
           count(j.invalidRows),

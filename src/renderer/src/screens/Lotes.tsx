@@ -16,13 +16,13 @@ import { IconBulk, IconCheck, IconDownload } from '../components/Icons';
 import './lotes.css';
 
 type Source = 'paste' | 'file';
-/** The job's status as the screen tells it: a job left "running" by a closed app is interrupted. */
+/** The job's status as the screen tells it: a job left "running" by a closed app (or a killed CLI) is interrupted. */
 type Shown = BulkJobView['status'] | 'interrupted';
 
 const RESUMABLE: readonly Shown[] = ['paused', 'out_of_credits', 'interrupted'];
 
 function shownStatus(job: BulkJobView): Shown {
-  return job.status === 'running' && !job.active ? 'interrupted' : job.status;
+  return job.status === 'running' && !job.active && !job.runningElsewhere ? 'interrupted' : job.status;
 }
 
 const STATUS_TONE: Record<Shown, Tone> = {
