@@ -152,6 +152,13 @@ describe('channels', () => {
 describe('vault lock', () => {
   it('locking drops the data key: key operations refuse, lookups go on; unlocking restores them', async () => {
     expect((await call('vault.status', {}, operatorToken)).body.value).toEqual({ locked: false, protection: 'keyfile', autoLockMinutes: 15 });
+    // An operator can neither lock it (that would stop remote lookups for every API client) nor unlock it.
+    for (const channel of ['vault.lock', 'vault.unlock'] as const) expect((await call(channel, {}, operatorToken)).body.error?.code, channel).toBe('FORBIDDEN');
+    expect(f.titular.vault.locked).toBe(false);
+    // Ids are bounded: a huge one is refused by the contract, not looked up and echoed.
+    const huge = await call('keys.revoke', { id: 'A'.repeat(100_000) });
+    expect(huge.body.error?.code).toBe('INVALID_PARAMETER');
+    expect(JSON.stringify(huge.body).length).toBeLessThan(2_000);
     const { key, secret } = (await call('keys.create', { product: 'cbu', scopes: ['lookup'], environment: 'sandbox' })).body.value;
     expect((await call('vault.lock', {})).body.value).toEqual({ locked: true });
     expect(f.titular.vault.locked).toBe(true);

@@ -64,6 +64,8 @@ export const historyFilterSchema = z.object({
 export type HistoryFilter = z.infer<typeof historyFilterSchema>;
 
 const empty = z.object({}).strict();
+/** A key's or user's id (a UUID); bounded so that a huge one is refused, not looked up and echoed. */
+const recordId = z.string().min(1).max(64);
 
 export const startupStatusSchema = z.object({
   phase: z.enum(['setup', 'locked', 'ready']),
@@ -178,22 +180,22 @@ export const ipcContract = {
   }),
   'keys.reveal': channel({
     /** Revealing asks again: the vault passphrase where the vault has one, else an explicit confirmation. */
-    input: z.object({ id: z.string(), confirm: z.literal(true), passphrase: z.string().optional() }),
+    input: z.object({ id: recordId, confirm: z.literal(true), passphrase: z.string().max(1024).optional() }),
     output: z.object({ secret: z.string() }),
     admin: true,
   }),
   'keys.rotate': channel({
-    input: z.object({ id: z.string() }),
+    input: z.object({ id: recordId }),
     output: z.object({ key: apiKeyViewSchema, secret: z.string() }),
     admin: true,
   }),
   'keys.revoke': channel({
-    input: z.object({ id: z.string() }),
+    input: z.object({ id: recordId }),
     output: z.object({ key: apiKeyViewSchema }),
     admin: true,
   }),
   'audit.list': channel({
-    input: z.object({ targetType: z.string().optional(), limit: z.number().int().min(1).max(500).optional() }),
+    input: z.object({ targetType: z.string().max(64).optional(), limit: z.number().int().min(1).max(500).optional() }),
     output: z.object({ entries: z.array(auditEntrySchema) }),
     admin: true,
   }),
@@ -212,19 +214,21 @@ export const ipcContract = {
     output: z.object({ locked: z.boolean(), protection: z.enum(['passphrase', 'keyfile', 'os']), autoLockMinutes: z.number().int() }),
     admin: false,
   }),
+  // Locking the vault also stops lookups through the remote source (its key is in the vault), for
+  // every API client: the Claves screen's control, an admin's.
   'vault.lock': channel({
     input: empty,
     output: z.object({ locked: z.literal(true) }),
-    admin: false,
+    admin: true,
   }),
   'vault.unlock': channel({
     /** The passphrase for a passphrase vault; key-file and OS-keychain vaults unlock without one. */
     input: z.object({ passphrase: z.string().max(1024).optional() }),
     output: z.object({ locked: z.literal(false) }),
-    admin: false,
+    admin: true,
   }),
   'users.setRole': channel({
-    input: z.object({ id: z.string(), role: roleSchema }),
+    input: z.object({ id: recordId, role: roleSchema }),
     output: z.object({ user: userSchema }),
     admin: true,
   }),
