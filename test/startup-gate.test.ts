@@ -1,7 +1,7 @@
 // The startup gate: first-run setup, the unlock of a passphrase vault, and that a wrong passphrase
 // changes nothing. Driven through the three startup channels (startup-handlers.ts), the same
 // dispatch the Electron shell and the headless browser mode use before anyone is signed in.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -81,6 +81,17 @@ describe('first run', () => {
     const org = titular.users.requireOrganization();
     expect(titular.users.list(org.id)).toEqual([expect.objectContaining({ email: 'ada@acme.test', role: 'admin' })]);
     expectError(() => dispatchStartup(g, 'startup.setup', { ...setupInput, passphrase: PASSPHRASE }), 409, 'INVALID_PARAMETER');
+  });
+
+  it('a form that fails creates no vault: the protection chosen on the next attempt is the one used', () => {
+    const dir = tempDir();
+    const g = gate(dir, { keychain: true });
+    // First attempt: no passphrase (the host's protection would be used), and a mistyped email.
+    expectError(() => dispatchStartup(g, 'startup.setup', { ...setupInput, adminEmail: 'no-es-un-email' }), 400, 'INVALID_PARAMETER');
+    expect(g.status()).toMatchObject({ phase: 'setup', protection: null });
+    expect(existsSync(path.join(dir, 'titular.db'))).toBe(false);
+    // The second attempt chooses a passphrase, and gets it.
+    expect(dispatchStartup(g, 'startup.setup', { ...setupInput, passphrase: PASSPHRASE })).toMatchObject({ phase: 'ready', protection: 'passphrase' });
   });
 
   it('uses the host protection when no passphrase is chosen', () => {

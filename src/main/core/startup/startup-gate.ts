@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DATABASE_FILE, openTitular, type Titular, type TitularOptions } from '../titular';
 import { TitularError, invalidParameter } from '../errors';
+import { checkInitialization } from '../users/users';
 import { passphraseProvider, MIN_PASSPHRASE_LENGTH } from '../vault/passphrase-provider';
 import { VaultUnlockError, type MasterKeyProvider, type MasterKeyProviderKind } from '../vault/master-key-provider';
 
@@ -119,6 +120,9 @@ export class StartupGate {
   setup(input: SetupInput): Titular {
     const status = this.status();
     if (status.phase !== 'setup') throw new TitularError(409, 'INVALID_PARAMETER', 'Titular is already set up');
+    // The form first: a vault created for a form that then fails would fix the protection (key file,
+    // or the passphrase of that attempt) for every later attempt.
+    checkInitialization({ orgName: input.organization, adminName: input.adminName, adminEmail: input.adminEmail });
     const passphrase = input.passphrase?.length ? input.passphrase : undefined;
     if (passphrase !== undefined && passphrase.length < MIN_PASSPHRASE_LENGTH) {
       throw invalidParameter(`passphrase: at least ${MIN_PASSPHRASE_LENGTH} characters`);

@@ -51,8 +51,8 @@ export class Users {
 
   /** Creates the organization, its first admin and its empty wallets. Refuses to run twice. */
   initialize(input: { orgName: string; adminName: string; adminEmail: string }): { org: Organization; admin: User } {
+    checkInitialization(input);
     const orgName = input.orgName.trim();
-    if (!orgName) throw invalidParameter('The organization needs a name');
     return this.db.transaction((tx) => {
       if (tx.select({ id: organizations.id }).from(organizations).limit(1).get()) {
         throw new TitularError(400, 'INVALID_PARAMETER', 'This data directory is already initialized');
@@ -101,11 +101,9 @@ export class Users {
   }
 
   #insert(db: Db, orgId: string, input: { name: string; email: string; role: Role }, actorUserId: string | null): User {
+    checkNewUser(input);
     const name = input.name.trim();
     const email = input.email.trim().toLowerCase();
-    if (!name) throw invalidParameter('The user needs a name');
-    if (!EMAIL.test(email)) throw invalidParameter(`Not a valid email address: ${input.email}`);
-    if (input.role !== 'admin' && input.role !== 'operator') throw invalidParameter('role must be admin or operator');
     if (db.select({ id: users.id }).from(users).where(and(eq(users.orgId, orgId), eq(users.email, email))).get()) {
       throw new TitularError(400, 'INVALID_PARAMETER', `A user with email ${email} already exists`);
     }
@@ -114,4 +112,19 @@ export class Users {
     this.audit.record({ orgId, actorUserId, action: 'user.created', targetType: 'user', targetId: row.id, details: { email, role: row.role } });
     return toUser(row);
   }
+}
+
+/**
+ * The first run's form (organization and first admin), checked before anything is created: the
+ * startup gate creates the vault only once it passes, so a mistyped email leaves nothing behind.
+ */
+export function checkInitialization(input: { orgName: string; adminName: string; adminEmail: string }): void {
+  if (!input.orgName.trim()) throw invalidParameter('The organization needs a name');
+  checkNewUser({ name: input.adminName, email: input.adminEmail, role: 'admin' });
+}
+
+function checkNewUser(input: { name: string; email: string; role: Role }): void {
+  if (!input.name.trim()) throw invalidParameter('The user needs a name');
+  if (!EMAIL.test(input.email.trim().toLowerCase())) throw invalidParameter(`Not a valid email address: ${input.email}`);
+  if (input.role !== 'admin' && input.role !== 'operator') throw invalidParameter('role must be admin or operator');
 }
