@@ -75,9 +75,16 @@ export function recordLookup(
 ): LookupAnswer {
   const { ledger, history, idempotency } = deps;
   const { ctx, product, requestId, input } = record;
-  const outcome = decide();
-  const consumes = ctx.environment === 'live' && outcome.status < 500;
   const now = Date.now();
+  if (ctx.idempotency) {
+    // Checked again under the write lock: another process (a second server on this data directory)
+    // may have answered this key since the check before resolution, and only one may charge.
+    const stored = idempotency.find(ctx.idempotency, now);
+    if (stored) return { status: stored.status, body: stored.body as LookupAnswer['body'], headers: { 'Idempotent-Replayed': 'true' }, charged: false };
+  }
+  const outcome = decide();
+  const live = ctx.environment === 'live';
+  const consumes = live && outcome.status < 500;
   const lookupId = uuidv7(now);
   let remaining: number;
   if (consumes) {
@@ -87,6 +94,10 @@ export function recordLookup(
     remaining = after;
   } else {
     remaining = ledger.balance(ctx.orgId, product);
+    // 402 comes before the source (decisions, order of checks). The pre-check may have trusted this
+    // process's last charge while another process spent the rest: read here, under the write lock,
+    // a live balance of 0 answers 402, not the source's GE500.
+    if (live && remaining === 0) return insufficient(requestId);
   }
   const success = 'data' in outcome;
   const answer: LookupAnswer = success
