@@ -171,6 +171,22 @@ describe('titular bulk run, killed with SIGKILL halfway', () => {
   });
 });
 
+describe('titular bulk run of one file, started six times at once', () => {
+  it('makes one job, run together by all six: every identifier charged once', { timeout: 120_000 }, async () => {
+    const accounts = generateDirectory(600);
+    const dataDir = await initialized(accounts, 10_000);
+    const file = path.join(path.dirname(dataDir), 'mismo.txt');
+    writeFileSync(file, bulkList(accounts.numbers.slice(0, 500)).text);
+    const runs = await Promise.all(Array.from({ length: 6 }, () => cli(dataDir, ['bulk', 'run', file, '--json'])));
+    // Each one either ran (a share of) the job, or found it completed already and refused a second charge.
+    for (const run of runs) expect([0, 1], run.stderr).toContain(run.code);
+    expect(runs.some((run) => run.code === 0)).toBe(true);
+    const jobs = withCore(dataDir, (t) => t.database.sqlite.prepare('SELECT id FROM bulk_jobs').pluck().all() as string[]);
+    expect(jobs).toHaveLength(1);
+    expect(totals(dataDir, jobs[0]!)).toMatchObject({ items: 500, done: 500, consumptions: 500, identifiersLookedUpTwice: 0, itemsWithoutOneChargedEntry: 0 });
+  });
+});
+
 describe('titular bulk', () => {
   const accounts = generateDirectory(2000);
   let dataDir = '';

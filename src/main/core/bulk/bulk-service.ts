@@ -7,7 +7,7 @@ import { invalidParameter, notFound } from '../errors';
 import { maskKeys } from '../keys/secrets';
 import type { ProductSlug } from '../../../shared/api/common';
 import { RESUMABLE_STATUSES, type BulkJobView } from '../../../shared/api/bulk';
-import { BulkInputError, bulkInputHash, parseBulkInput } from './bulk-input';
+import { BulkInputError, bulkInputHash, parseBulkInput, type BulkInput } from './bulk-input';
 import { BulkJobStore, RUN_STALE_MS, type BulkJobRow } from './bulk-jobs';
 import { BulkRunner, type BulkRunOptions, type BulkRunResult } from './bulk-runner';
 import { progressOf } from './bulk-progress';
@@ -40,8 +40,11 @@ export class BulkService {
   readonly #active = new Map<string, ActiveRun>();
   readonly #lastError = new Map<string, string>();
 
+  readonly #createOnce: Database.Transaction<(input: PrepareInput & { inputHash: string; parsed: BulkInput }) => PrepareResult>;
+
   constructor(sqlite: Database.Database, private readonly lookups: LookupService) {
     this.store = new BulkJobStore(sqlite);
+    this.#createOnce = sqlite.transaction((input) => this.#createUnlessUnfinished(input));
   }
 
   /** Earlier jobs of the same input, user and product: the one a run would resume, and the last completed one. */
@@ -65,6 +68,15 @@ export class BulkService {
       throw error;
     }
     if (parsed.rows.length === 0) throw invalidParameter('The input has no identifiers: one per line, or a CSV with an "identifier" column');
+    // Under the write lock: two processes given the same file at once (two `titular bulk run`s, the
+    // CLI and the desktop) make one job, which both then run, not two jobs that each charge.
+    return this.#createOnce.immediate({ ...input, inputHash, parsed });
+  }
+
+  #createUnlessUnfinished(input: PrepareInput & { inputHash: string; parsed: BulkInput }): PrepareResult {
+    const { inputHash, parsed } = input;
+    const unfinished = this.store.findUnfinished(input.orgId, input.userId, input.product, inputHash);
+    if (unfinished) return { job: this.#view(unfinished), resumed: true, completedBefore: null };
     const completed = this.store.findCompleted(input.orgId, input.userId, input.product, inputHash);
     // A key pasted as the job's name is stored masked, like one pasted as an identifier.
     const name = maskKeys(input.name.trim()).slice(0, 200) || 'pasted list';
