@@ -170,6 +170,12 @@ describe('vault lock', () => {
     expect((await call('vault.unlock', {})).body.value).toEqual({ locked: false });
     expect((await call('keys.reveal', { id: key.id, confirm: true })).body.value.secret).toBe(secret);
     await call('keys.revoke', { id: key.id });
+    // Who locked and unlocked it is in the audit trail (locking pauses remote lookups for every client).
+    const vaultEntries = (await call('audit.list', { targetType: 'vault' })).body.value.entries;
+    expect(vaultEntries.map((e: { action: string; actor: { id: string } | null }) => [e.action, e.actor?.id])).toEqual([
+      ['vault.unlocked', f.adminId],
+      ['vault.locked', f.adminId],
+    ]);
   });
 });
 

@@ -150,12 +150,14 @@ const handlers: { [C in Channel]: Handler<C> } = {
     autoLockMinutes: titular.settings.get('vault.autoLockMinutes'),
   }),
 
-  'vault.lock': (titular) => {
+  'vault.lock': (titular, user) => {
     titular.lockVault();
+    // Locking pauses remote lookups for every API client: the admins see who did it, and when.
+    titular.audit.record({ orgId: user.orgId, actorUserId: user.id, action: 'vault.locked', targetType: 'vault' });
     return { locked: true as const };
   },
 
-  'vault.unlock': (titular, _user, input, session) => {
+  'vault.unlock': (titular, user, input, session) => {
     const kind = vaultProviderKind(titular.db) ?? 'keyfile';
     if (kind === 'passphrase' && !input.passphrase) throw new TitularError(401, 'UNAUTHORIZED', 'Enter the vault passphrase');
     const provider = kind === 'passphrase' ? enteredPassphrase(input.passphrase ?? '') : session.unlockProvider?.(kind, input.passphrase);
@@ -165,6 +167,7 @@ const handlers: { [C in Channel]: Handler<C> } = {
     } catch (error) {
       throw new TitularError(401, 'UNAUTHORIZED', error instanceof Error ? error.message : 'The vault could not be unlocked');
     }
+    titular.audit.record({ orgId: user.orgId, actorUserId: user.id, action: 'vault.unlocked', targetType: 'vault' });
     return { locked: false as const };
   },
 

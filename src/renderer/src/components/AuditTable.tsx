@@ -41,6 +41,8 @@ export function AuditTable({ keys = [], users = [], initialFilter = 'all' }: { k
       case 'directory':
         if (typeof d.reports === 'number') return tpl(m.audit.importedReports, { n: num(d.reports) });
         return typeof d.accounts === 'number' ? tpl(m.audit.imported, { n: num(d.accounts) }) : entry.targetType;
+      case 'vault':
+        return m.audit.vaultTarget;
       default:
         return [entry.targetType, entry.targetId].filter(Boolean).join(' ');
     }
