@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { productSlugSchema } from './common';
 
+/** The most credits one purchase may add (the ledger, the IPC contract and the Saldo form agree). */
+export const MAX_PURCHASE = 100_000_000;
+
 export const balanceEntrySchema = z.object({
   productId: z.string(),
   productName: z.string(),

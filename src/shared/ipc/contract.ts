@@ -3,7 +3,7 @@
 // the renderer's React Query hooks are all derived from this table.
 import { z } from 'zod';
 import { errorBodySchema, lookupStatusSchema, productSlugSchema, scopeSchema, sourceSchema } from '../api/common';
-import { balanceEntrySchema } from '../api/balance';
+import { MAX_PURCHASE, balanceEntrySchema } from '../api/balance';
 import { historyEntrySchema, paginationSchema } from '../api/history';
 import { lookupDataSchema, lookupTypeSchema } from '../api/lookup';
 import { creditReportSchema } from '../api/credit';

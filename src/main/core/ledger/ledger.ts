@@ -10,7 +10,7 @@ import { uuidv7 } from '../db/ids';
 import { creditBalances, creditLedger } from '../db/schema';
 import { invalidParameter } from '../errors';
 import { PRODUCT_NAMES, type ProductSlug } from '../../../shared/api/common';
-import type { BalanceEntry } from '../../../shared/api/balance';
+import { MAX_PURCHASE, type BalanceEntry } from '../../../shared/api/balance';
 import type { AuditLog } from '../audit/audit-log';
 
 export interface PurchaseResult {
@@ -31,7 +31,6 @@ export interface LedgerEntryView {
   createdAt: string;
 }
 
-const MAX_PURCHASE = 100_000_000;
 
 /** A balance as a group-committed batch leaves it: read once, lowered per charge, written once. */
 interface FoldedBalance {

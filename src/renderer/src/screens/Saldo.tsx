@@ -1,7 +1,7 @@
 // Saldo: balance per product, daily consumption chart (plain SVG), and the admin's purchase form.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ProductSlug } from '../../../shared/api/common';
-import type { BalanceEntry } from '../../../shared/api/balance';
+import { MAX_PURCHASE, type BalanceEntry } from '../../../shared/api/balance';
 import { useBalance, useDailyConsumption, usePurchaseCredits } from '../api/hooks';
 import { tpl, useI18n } from '../i18n';
 import type { Session } from '../App';
@@ -306,9 +306,6 @@ function PurchaseForm() {
     </Card>
   );
 }
-
-/** The most one purchase may add (the ledger refuses more). */
-const MAX_PURCHASE = 100_000_000;
 
 /**
  * A whole number as people type it here: 1000, or with the thousands separator of es-AR (1.000)
