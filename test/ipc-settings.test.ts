@@ -75,6 +75,9 @@ describe('settings.get / settings.update', () => {
     expect(res.statusCode).toBe(503);
     expect(res.json()).toMatchObject({ success: false, error: { code: 'GE500' } });
     expect(f.balance('cbu')).toBe(balance);
+    // The failure reaches Ajustes as its message and its time, for the screen to say in its own words.
+    const settings = (await dispatch(f.titular, admin(), 'settings.get', {})) as { remote: { lastError: { message: string; at: string } | null } };
+    expect(settings.remote.lastError).toEqual({ message: expect.any(String), at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     await dispatch(f.titular, admin(), 'settings.update', { resolvers: { cbu: 'directory' } });
     expect((await lookup()).statusCode).toBe(200);
   });

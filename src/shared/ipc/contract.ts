@@ -90,7 +90,8 @@ export const appSettingsSchema = z.object({
     hasUpstreamKey: z.boolean(),
     /** Circuit breaker and last error of the remote resolver, when one is composed. */
     state: z.enum(['closed', 'open', 'half-open']).nullable(),
-    lastError: z.string().nullable(),
+    /** The remote source's last failure: the core's message (English) and when (ISO 8601). */
+    lastError: z.object({ message: z.string(), at: z.string() }).nullable(),
   }),
 });
 export type AppSettings = z.infer<typeof appSettingsSchema>;
@@ -145,7 +146,7 @@ export const ipcContract = {
     admin: false,
   }),
   'credits.purchase': channel({
-    input: z.object({ product: productSlugSchema, amount: z.number().int().min(1).max(100_000_000), reference: z.string().max(200).optional() }),
+    input: z.object({ product: productSlugSchema, amount: z.number().int().min(1).max(MAX_PURCHASE), reference: z.string().max(200).optional() }),
     output: z.object({ added: z.boolean(), balance: z.number().int() }),
     admin: true,
   }),

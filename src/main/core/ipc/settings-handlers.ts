@@ -25,7 +25,7 @@ export function readSettings(titular: Titular, host: SettingsHost): AppSettings 
       timeoutMs: settings.get('remote.timeoutMs'),
       hasUpstreamKey: titular.secrets.has('remote.upstreamKey'),
       state: remote.breaker.state,
-      lastError: remote.lastError ? `${remote.lastError.message} (${remote.lastError.at})` : null,
+      lastError: remote.lastError ? { message: remote.lastError.message, at: remote.lastError.at } : null,
     },
   };
 }

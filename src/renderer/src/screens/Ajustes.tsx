@@ -10,7 +10,6 @@ import { Badge, Card, ErrorBanner, PageHeader, Skeleton, Spinner } from '../comp
 import { useToast } from '../components/Toast';
 import { IconKey, IconShield } from '../components/Icons';
 import { serverMessage } from '../lib/errors';
-import type { Messages } from '../i18n/es';
 
 type Mode = AppSettings['resolvers']['cbu'];
 const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
@@ -179,7 +178,7 @@ function SettingsForm({ current }: { current: AppSettings }) {
             </div>
             {current.remote.lastError ? (
               <p className="small muted" data-testid="settings-remote-error">
-                {m.settings.lastError}: {describeLastError(current.remote.lastError, m, dateTime)}
+                {m.settings.lastError}: {serverMessage(current.remote.lastError.message, m).text} ({dateTime(current.remote.lastError.at)})
               </p>
             ) : null}
             <UpstreamKeyField hasKey={current.remote.hasUpstreamKey} />
@@ -252,11 +251,4 @@ function UpstreamKeyField({ hasKey }: { hasKey: boolean }) {
       {setKey.isError ? <ErrorBanner error={setKey.error} testId="settings-upstream-error" /> : null}
     </div>
   );
-}
-
-/** "message (ISO time)" as the core reports it: the message in the screen's language, the time as the screen writes times. */
-function describeLastError(lastError: string, m: Messages, dateTime: (iso: string | null | undefined) => string): string {
-  const match = /^(.*) \((\d{4}-\d\d-\d\dT[^)]+)\)$/s.exec(lastError);
-  if (!match) return serverMessage(lastError, m).text;
-  return `${serverMessage(match[1]!, m).text} (${dateTime(match[2]!)})`;
 }
