@@ -82,13 +82,30 @@ describe('key changes made by another connection apply to the next request, even
     expectError(await lookup(fx, secret), 401, 'UNAUTHORIZED');
   });
 
-  it('a rate limit lowered elsewhere applies to the next requests', async () => {
+  // Nothing in Titular changes a key's rate limit after creation; an edit of the database is
+  // honoured as soon as the key is read again. A lookup is admitted on the key as last read and
+  // confirms it inside its own transaction (which rereads it), so the lowered limit applies to
+  // lookups from the second request on, and to other endpoints from the next one.
+  it('a rate limit lowered elsewhere applies once the key is read again', async () => {
     const fx = await setup();
     const { secret, id } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
     expect((await lookup(fx, secret)).headers['ratelimit-limit']).toBe('2000');
     otherConnection(fx, (db) => db.prepare('UPDATE api_keys SET rate_limit_burst = 1, rate_limit_per_second = 1 WHERE id = ?').run(id));
+    expect((await lookup(fx, secret)).headers['ratelimit-limit']).toBe('2000');
     const next = await lookup(fx, secret);
+    expect(next.statusCode).toBe(200);
     expect(next.headers['ratelimit-limit']).toBe('1');
+    expectError(await lookup(fx, secret), 429, 'RATE_LIMITED');
+  });
+
+  it('a rate limit lowered elsewhere applies to the next balance request', async () => {
+    const fx = await setup();
+    const { secret, id } = createKeyWithId(fx, { rateLimitPerSecond: 1000, scopes: ['lookup', 'balance'] });
+    expect((await lookup(fx, secret)).headers['ratelimit-limit']).toBe('2000');
+    otherConnection(fx, (db) => db.prepare('UPDATE api_keys SET rate_limit_burst = 1, rate_limit_per_second = 1 WHERE id = ?').run(id));
+    const balance = await fx.app.inject({ method: 'GET', url: '/api/v1/balance', headers: auth(secret) });
+    expect(balance.statusCode).toBe(200);
+    expect(balance.headers['ratelimit-limit']).toBe('1');
     expectError(await lookup(fx, secret), 429, 'RATE_LIMITED');
   });
 });
@@ -131,6 +148,70 @@ describe('the credit pre-check after this process has charged', () => {
     const res = await lookup(fx, secret);
     expect(res.statusCode).toBe(200);
     expect(res.json().credits_remaining).toBe(2);
+    checkLedgerInvariants(fx.titular.database.sqlite);
+  });
+});
+
+// A lookup is admitted on its key and resolver setting as last read (no data_version read per
+// request) and confirms both inside the transaction that records it. These tests change them from
+// another connection in the gap between admission and that transaction, by hooking the commit
+// queue, which is where a lookup waits for its group commit.
+describe('a lookup admitted on its key as last read confirms it in the transaction that records it', () => {
+  /** Runs `change` (from another connection) after the next lookup is admitted and before it is recorded. */
+  function beforeNextCommit(fx: Fixture, change: (db: Database.Database) => void): void {
+    const commits = fx.titular.commits;
+    const enqueue = commits.enqueue.bind(commits);
+    commits.enqueue = ((write: () => unknown) => {
+      commits.enqueue = enqueue;
+      otherConnection(fx, change);
+      return enqueue(write);
+    }) as typeof commits.enqueue;
+  }
+
+  it('a key revoked elsewhere while its lookup waits for the commit: 401, nothing charged or recorded', async () => {
+    const fx = await setup();
+    const { secret, id } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    expect((await lookup(fx, secret)).statusCode).toBe(200);
+    const rows = historyRows(fx);
+    beforeNextCommit(fx, (db) => db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(Date.now(), id));
+    expectError(await lookup(fx, secret), 401, 'UNAUTHORIZED');
+    expect(historyRows(fx)).toBe(rows);
+    expect(fx.balance('cbu')).toBe(99);
+    checkLedgerInvariants(fx.titular.database.sqlite);
+  });
+
+  it('the other lookups of the same group commit are recorded and charged as usual', async () => {
+    const fx = await setup();
+    const revoked = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    const kept = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    expect((await lookup(fx, revoked.secret)).statusCode).toBe(200);
+    expect((await lookup(fx, kept.secret)).statusCode).toBe(200);
+    beforeNextCommit(fx, (db) => db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(Date.now(), revoked.id));
+    const answers = await Promise.all([lookup(fx, revoked.secret), lookup(fx, kept.secret), lookup(fx, kept.secret)]);
+    expect(answers.map((a) => a.statusCode)).toEqual([401, 200, 200]);
+    expect(answers[2]!.json().credits_remaining).toBe(96);
+    expect(fx.balance('cbu')).toBe(96);
+    checkLedgerInvariants(fx.titular.database.sqlite);
+  });
+
+  it('a key revoked elsewhere when no credit is left: 401, not 402 (the key outranks the balance)', async () => {
+    const fx = await setup(1);
+    const { secret, id } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    expect((await lookup(fx, secret)).statusCode).toBe(200);
+    expectError(await lookup(fx, secret), 402, 'INSUFFICIENT_CREDITS');
+    otherConnection(fx, (db) => db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(Date.now(), id));
+    expectError(await lookup(fx, secret), 401, 'UNAUTHORIZED');
+  });
+
+  it('the resolver switched to remote elsewhere while a lookup waits: it is resolved by the remote source, not the directory', async () => {
+    const fx = await setup();
+    const { secret } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    expect((await lookup(fx, secret)).statusCode).toBe(200);
+    beforeNextCommit(fx, (db) => db.prepare("INSERT INTO settings (key, value) VALUES ('resolver.cbu', '\"remote\"') ON CONFLICT (key) DO UPDATE SET value = excluded.value").run());
+    // No remote source is configured in this fixture: 503 GE500, no credit (the directory would have answered 200).
+    const res = await lookup(fx, secret);
+    expectError(res, 503, 'GE500');
+    expect(fx.balance('cbu')).toBe(99);
     checkLedgerInvariants(fx.titular.database.sqlite);
   });
 });

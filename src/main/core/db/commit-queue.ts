@@ -19,6 +19,7 @@
 import type Database from 'better-sqlite3';
 import { close, fdatasync, open } from 'node:fs';
 import { CHECKPOINT_INTERVAL_MS, checkpointNow, ensureCheckpointer, type CheckpointResult } from './wal-checkpointer';
+import { refreshDataVersion } from './write-invalidated-cache';
 
 /** Writes after which a sustained load is assumed and checkpoints move off the event loop. */
 const BACKGROUND_CHECKPOINT_AFTER = 1000;
@@ -106,6 +107,9 @@ export class CommitQueue {
     this.#folding = options.folding ?? [];
     this.#savepoint = sqlite.transaction((run: () => unknown) => run());
     this.#optimistic = sqlite.transaction((batch: Pending[]) => {
+      // What the writes confirm from caches (a lookup's key, its resolver) is checked against this
+      // transaction's view of the database (write-invalidated-cache.ts).
+      refreshDataVersion(sqlite);
       for (const folding of this.#folding) folding.begin();
       try {
         const results = batch.map((item) => ({ ok: true, value: item.run() }));
@@ -117,15 +121,16 @@ export class CommitQueue {
         for (const folding of this.#folding) folding.abort();
       }
     });
-    this.#isolated = sqlite.transaction((batch: Pending[]) =>
-      batch.map((item) => {
+    this.#isolated = sqlite.transaction((batch: Pending[]) => {
+      refreshDataVersion(sqlite);
+      return batch.map((item) => {
         try {
           return { ok: true, value: this.#savepoint(item.run) };
         } catch (error) {
           return { ok: false, value: error };
         }
-      }),
-    );
+      });
+    });
     const durable =
       !sqlite.memory && sqlite.pragma('synchronous', { simple: true }) === 2 && sqlite.pragma('journal_mode', { simple: true }) === 'wal';
     this.#walFile = durable ? `${sqlite.name}-wal` : null;

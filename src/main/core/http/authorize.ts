@@ -4,37 +4,67 @@
 //   429 RATE_LIMITED  per-key token bucket (and per-address bucket for repeated 401s)
 // Runs as an onRequest hook, before the body is parsed, so a bad body never outranks a bad key. It is
 // a callback hook (no promise per request): a failure answers and returns without calling done().
+//
+// Lookups admit a key as last read (no data_version read, write-invalidated-cache.ts) and confirm it
+// inside the transaction that records them, through `request.confirmKey`: a key revoked or rotated
+// by another process is refused there, before anything is charged. A refusal is never decided on a
+// key as last read: it is read again first.
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ApiKeys, AuthenticatedKey } from '../keys/api-keys';
-import { KEY_PATTERN } from '../keys/secrets';
-import type { ProductSlug, Scope } from '../../../shared/api/common';
+import { hashKey, KEY_PATTERN } from '../keys/secrets';
+import type { ErrorCode, ProductSlug, Scope } from '../../../shared/api/common';
 import type { BucketDecision, RateLimiter } from './rate-limiter';
 import { sendError } from './error-reply';
 
 declare module 'fastify' {
   interface FastifyRequest {
     apiKey?: AuthenticatedKey;
+    /** Speculative routes: the key checked again as the database is now (or inside a transaction); null when still admitted. */
+    confirmKey?: (now: number) => Refusal | null;
   }
 }
 
 export interface Requirement {
   products: readonly ProductSlug[];
   scope: Scope;
+  /** Admit a key as last read; the route confirms it with `request.confirmKey` before it answers. */
+  speculative?: boolean;
+}
+
+export interface Refusal {
+  status: 401 | 403;
+  code: Extract<ErrorCode, 'UNAUTHORIZED' | 'FORBIDDEN'>;
+  message: string;
 }
 
 // Failed authentications per client address: 10 burst, one more every 6 s.
 const AUTH_FAILURE_BURST = 10;
 const AUTH_FAILURE_PER_SECOND = 1 / 6;
 
+const INVALID_KEY: Refusal = { status: 401, code: 'UNAUTHORIZED', message: 'Invalid API key' };
+
 export type Authorize = ReturnType<typeof authorizer>;
 
 export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
+  /** Why a valid key may not make this request (403), or null. */
+  const refusal = (key: AuthenticatedKey, requirement: Requirement, peer: string): Refusal | null => {
+    if (!requirement.products.includes(key.product)) {
+      return { status: 403, code: 'FORBIDDEN', message: `This endpoint is not available to ${key.product === 'cbu' ? 'CBU' : 'Informes'} product keys` };
+    }
+    if (!key.scopes.has(requirement.scope)) return { status: 403, code: 'FORBIDDEN', message: `This key lacks the "${requirement.scope}" scope` };
+    if (!keys.ipAllowed(key, peer)) return { status: 403, code: 'FORBIDDEN', message: 'The caller address is not in this key\'s IP whitelist' };
+    return null;
+  };
+
   return (requirement: Requirement) =>
     function authorize(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
       const now = Date.now();
       const peer = request.socket.remoteAddress ?? '';
       const secret = bearer(request.headers.authorization);
-      const key = secret ? keys.authenticate(secret, now) : null;
+      const keyHash = secret ? hashKey(secret) : null;
+      let key = keyHash && requirement.speculative ? keys.speculate(keyHash, now) : null;
+      if (key && refusal(key, requirement, peer)) key = null;
+      if (!key && keyHash) key = keys.confirm(keyHash, now);
       if (!key) {
         const failures = limiter.take(`auth-failure:${peer}`, AUTH_FAILURE_BURST, AUTH_FAILURE_PER_SECOND, now);
         if (!failures.allowed) {
@@ -44,19 +74,13 @@ export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
           });
           return;
         }
-        sendError(reply, 401, 'UNAUTHORIZED', secret ? 'Invalid API key' : 'Missing or malformed Authorization header: use "Bearer <API key>"');
+        const message = secret ? INVALID_KEY.message : 'Missing or malformed Authorization header: use "Bearer <API key>"';
+        sendError(reply, 401, 'UNAUTHORIZED', message);
         return;
       }
-      if (!requirement.products.includes(key.product)) {
-        sendError(reply, 403, 'FORBIDDEN', `This endpoint is not available to ${key.product === 'cbu' ? 'CBU' : 'Informes'} product keys`);
-        return;
-      }
-      if (!key.scopes.has(requirement.scope)) {
-        sendError(reply, 403, 'FORBIDDEN', `This key lacks the "${requirement.scope}" scope`);
-        return;
-      }
-      if (!keys.ipAllowed(key, peer)) {
-        sendError(reply, 403, 'FORBIDDEN', 'The caller address is not in this key\'s IP whitelist');
+      const refused = refusal(key, requirement, peer);
+      if (refused) {
+        sendError(reply, refused.status, refused.code, refused.message);
         return;
       }
       const bucket = limiter.take(`key:${key.id}`, key.rateLimitBurst, key.rateLimitPerSecond, now);
@@ -68,6 +92,12 @@ export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
         return;
       }
       request.apiKey = key;
+      if (requirement.speculative) {
+        request.confirmKey = (at) => {
+          const current = keys.confirm(keyHash!, at);
+          return current ? refusal(current, requirement, peer) : INVALID_KEY;
+        };
+      }
       done();
     };
 }

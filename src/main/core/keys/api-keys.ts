@@ -256,12 +256,29 @@ export class ApiKeys {
    * applies to the very next request. Expiry is checked against `now` every time.
    */
   authenticate(secret: string, now: number): AuthenticatedKey | null {
-    const hash = hashKey(secret);
-    const cached = this.#byHashCache.get(hash, () => {
-      const row = this.#byHash.get(hash);
+    return this.confirm(hashKey(secret), now);
+  }
+
+  /**
+   * As `confirm`, but a key read before is trusted without reading data_version: for a lookup, which
+   * confirms its key inside the transaction that records it (write-invalidated-cache.ts). It keeps
+   * the key's SHA-256 for that, not the secret.
+   */
+  speculate(keyHash: string, now: number): AuthenticatedKey | null {
+    const cached = this.#byHashCache.peek(keyHash);
+    return cached ? this.#unexpired(cached, now) : this.confirm(keyHash, now);
+  }
+
+  /** The key with this SHA-256, checked against the database as this run (or transaction) sees it. */
+  confirm(keyHash: string, now: number): AuthenticatedKey | null {
+    const cached = this.#byHashCache.get(keyHash, () => {
+      const row = this.#byHash.get(keyHash);
       return row && row.revoked_at === null ? { key: this.#toAuthenticated(row), expiresAt: row.expires_at } : undefined;
     });
-    if (!cached) return null;
+    return cached ? this.#unexpired(cached, now) : null;
+  }
+
+  #unexpired(cached: CachedKey, now: number): AuthenticatedKey | null {
     if (cached.expiresAt !== null && cached.expiresAt <= now) return null;
     this.#lastUsedPending.set(cached.key.id, now);
     return cached.key;

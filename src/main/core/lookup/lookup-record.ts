@@ -33,6 +33,13 @@ export interface LookupContext {
    * and run again (CommitQueue), so only database writes belong here, or state the last call sets.
    */
   onCommit?: (outcome: CommittedOutcome) => void;
+  /**
+   * API lookups: checks the caller's key again as the database is now and throws its 401/403 when
+   * it no longer may (http/authorize.ts). Called first inside the transaction that records the
+   * lookup, so a key revoked before that transaction began is never charged; answers that come
+   * from elsewhere (a 402 before resolution, a replay) are confirmed by LookupService.
+   */
+  confirmKey?: () => void;
 }
 
 export interface CommittedOutcome {
@@ -52,6 +59,8 @@ export interface LookupAnswer {
   charged: boolean;
   /** History entry id, when one was written. */
   lookupId?: string;
+  /** The caller's key was confirmed inside the recording transaction (LookupContext.confirmKey). */
+  keyConfirmed?: boolean;
 }
 
 /** How a lookup ended, before the credit rules and the history entry are applied to it. */
@@ -69,6 +78,19 @@ export interface LookupRecord {
 
 /** Must run inside a write transaction (CommitQueue). `decide` runs first; it resolves there when the source is local. */
 export function recordLookup(
+  deps: { ledger: Ledger; history: History; idempotency: IdempotencyStore },
+  record: LookupRecord,
+  decide: () => Outcome,
+): LookupAnswer {
+  const { ctx } = record;
+  if (!ctx.confirmKey) return recordConfirmed(deps, record, decide);
+  ctx.confirmKey();
+  const answer = recordConfirmed(deps, record, decide);
+  answer.keyConfirmed = true;
+  return answer;
+}
+
+function recordConfirmed(
   deps: { ledger: Ledger; history: History; idempotency: IdempotencyStore },
   record: LookupRecord,
   decide: () => Outcome,

@@ -28,8 +28,16 @@ type Validated<T> =
       resolve: () => Promise<Resolution<T>> | Resolution<T>;
       /** The resolver's synchronous form, when it has one: run inside the recording transaction. */
       resolveNow: (() => Resolution<T>) | null;
+      /**
+       * Inside the recording transaction, before `resolveNow`: throws ResolverChanged when the
+       * resolver was chosen on a setting that another process has changed since (see #run).
+       */
+      confirmResolver: () => void;
     }
   | { ok: false; inputIdentifier: string; inputType: InputType; message: string };
+
+/** The resolver setting changed between a speculative choice and the recording transaction. */
+class ResolverChanged extends Error {}
 
 const MAX_STORED_INPUT = 64;
 const DIGITS_ONLY = /^[0-9]*$/;
@@ -48,19 +56,19 @@ export class LookupService {
 
   /** GET/POST /api/v1/lookup, the desktop's Consulta screen and bulk jobs. */
   lookupAccount(ctx: LookupContext, input: { identifier: unknown; type: unknown }): Promise<LookupAnswer> {
-    return this.#idempotent(ctx, () => this.#run(ctx, 'cbu', () => this.#validateAccount(ctx, input)));
+    return this.#keyConfirmed(ctx, this.#idempotent(ctx, () => this.#run(ctx, 'cbu', (speculative) => this.#validateAccount(ctx, input, speculative))));
   }
 
   /** POST /api/v1/credit/lookup (Informes). */
   lookupCreditReport(ctx: LookupContext, input: { tax_id: unknown }): Promise<LookupAnswer> {
-    return this.#idempotent(ctx, () => this.#run<CreditReport>(ctx, 'informes', () => {
+    return this.#keyConfirmed(ctx, this.#idempotent(ctx, () => this.#run<CreditReport>(ctx, 'informes', (speculative) => {
       const raw = typeof input.tax_id === 'string' ? input.tax_id : '';
       const analysis = analyzeTaxId(raw);
       if (!analysis.ok) {
         const message = typeof input.tax_id === 'string' ? analysis.message : 'tax_id is required (CUIT/CUIL, 11 digits)';
         return { ok: false, inputIdentifier: storedInput(raw), inputType: 'CUIT', message };
       }
-      const resolver = this.deps.resolvers.creditReports(ctx.environment);
+      const resolver = this.deps.resolvers.creditReports(ctx.environment, speculative);
       const query = { orgId: ctx.orgId, taxId: analysis.taxId };
       return {
         ok: true,
@@ -68,8 +76,31 @@ export class LookupService {
         inputType: 'CUIT',
         resolve: () => resolver.resolveCreditReport(query),
         resolveNow: resolver.resolveCreditReportNow ? () => resolver.resolveCreditReportNow!(query) : null,
+        confirmResolver: () => {
+          if (speculative && this.deps.resolvers.creditReports(ctx.environment) !== resolver) throw new ResolverChanged();
+        },
       };
-    }));
+    })));
+  }
+
+  /**
+   * An API lookup's answer is sent only once its key is confirmed (LookupContext.confirmKey): inside
+   * the recording transaction, or here for answers that come from elsewhere (a 402 before
+   * resolution, a replay) and for errors, which a refused key outranks.
+   */
+  #keyConfirmed(ctx: LookupContext, answer: Promise<LookupAnswer>): Promise<LookupAnswer> {
+    const { confirmKey } = ctx;
+    if (!confirmKey) return answer;
+    return answer.then(
+      (settled) => {
+        if (!settled.keyConfirmed) confirmKey();
+        return settled;
+      },
+      (error: unknown) => {
+        confirmKey();
+        throw error;
+      },
+    );
   }
 
   /**
@@ -95,7 +126,7 @@ export class LookupService {
     return settled ? settled.then(() => answer) : answer;
   }
 
-  #validateAccount(ctx: LookupContext, input: { identifier: unknown; type: unknown }): Validated<LookupData> {
+  #validateAccount(ctx: LookupContext, input: { identifier: unknown; type: unknown }, speculative: boolean): Validated<LookupData> {
     const raw = typeof input.identifier === 'string' ? input.identifier : '';
     // Contract §4.1 to the letter: `type` is `cbu` or `alias`, a CBU exactly 22 digits ("special
     // characters are rejected"), an alias only letters, digits and dots. The desktop's screens and
@@ -105,16 +136,20 @@ export class LookupService {
     if (typeof input.identifier !== 'string' || raw.trim() === '') {
       return { ok: false, inputIdentifier: storedInput(raw), inputType: guessedType, message: 'identifier is required (a CBU/CVU or a bank alias)' };
     }
-    const resolver = this.deps.resolvers.accounts(ctx.environment);
+    const resolver = this.deps.resolvers.accounts(ctx.environment, speculative);
+    const confirmResolver = () => {
+      if (speculative && this.deps.resolvers.accounts(ctx.environment) !== resolver) throw new ResolverChanged();
+    };
     if (type === 'cbu') {
       const analysis = DIGITS_ONLY.test(raw) ? analyzeCbu(raw) : { ok: false as const, message: CBU_CHARACTERS };
       if (!analysis.ok) return { ok: false, inputIdentifier: storedInput(raw), inputType: 'CBU', message: analysis.message };
-      return accountQuery(resolver, analysis.number, analysis.scheme, { orgId: ctx.orgId, kind: 'number', number: analysis.number });
+      const query: AccountQuery = { orgId: ctx.orgId, kind: 'number', number: analysis.number };
+      return accountQuery(resolver, analysis.number, analysis.scheme, query, confirmResolver);
     }
     if (type === 'alias') {
       const analysis = analyzeAlias(raw, { exact: true });
       if (!analysis.ok) return { ok: false, inputIdentifier: storedInput(raw), inputType: 'ALIAS', message: analysis.message };
-      return accountQuery(resolver, analysis.alias, 'ALIAS', { orgId: ctx.orgId, kind: 'alias', aliasKey: analysis.key });
+      return accountQuery(resolver, analysis.alias, 'ALIAS', { orgId: ctx.orgId, kind: 'alias', aliasKey: analysis.key }, confirmResolver);
     }
     return {
       ok: false,
@@ -124,20 +159,27 @@ export class LookupService {
     };
   }
 
-  async #run<T>(ctx: LookupContext, product: ProductSlug, validate: () => Validated<T>): Promise<LookupAnswer> {
+  /**
+   * `speculative`: the resolver is chosen on the setting as last read (no data_version read, see
+   * write-invalidated-cache.ts) and that choice is confirmed inside the recording transaction; when
+   * another process changed the setting meanwhile, the lookup starts over with a checked choice
+   * before anything is written. A remote source is never asked on a speculative choice.
+   */
+  async #run<T>(ctx: LookupContext, product: ProductSlug, validate: (speculative: boolean) => Validated<T>, speculative = true): Promise<LookupAnswer> {
     const requestId = ctx.requestId ?? newRequestId();
     const live = ctx.environment === 'live';
     if (live && !this.deps.ledger.hasCredit(ctx.orgId, product)) return this.#afterDurable(insufficient(requestId));
 
-    const validated = validate();
+    const validated = validate(speculative);
     if (!validated.ok) {
       const outcome: Outcome = { status: 400, code: 'PA006', message: validated.message, latencyMs: 0 };
       return this.#commit(ctx, product, requestId, validated, () => outcome);
     }
-    const { resolveNow } = validated;
+    const { resolveNow, confirmResolver } = validated;
     if (resolveNow) {
       // A local source: resolved in the transaction that records the lookup (no read of its own).
-      return this.#commit(ctx, product, requestId, validated, () => {
+      const recorded = this.#commit(ctx, product, requestId, validated, () => {
+        confirmResolver();
         const started = performance.now();
         try {
           return found(product, resolveNow(), started);
@@ -145,7 +187,15 @@ export class LookupService {
           return failed(error, started);
         }
       });
+      if (!speculative) return recorded;
+      try {
+        return await recorded;
+      } catch (error) {
+        if (error instanceof ResolverChanged) return this.#run(ctx, product, validate, false);
+        throw error;
+      }
     }
+    if (speculative) return this.#run(ctx, product, validate, false);
     const started = performance.now();
     let outcome: Outcome;
     try {
@@ -178,6 +228,7 @@ function accountQuery(
   inputIdentifier: string,
   inputType: InputType,
   query: AccountQuery,
+  confirmResolver: () => void,
 ): Validated<LookupData> {
   return {
     ok: true,
@@ -185,6 +236,7 @@ function accountQuery(
     inputType,
     resolve: () => resolver.resolveAccount(query),
     resolveNow: resolver.resolveAccountNow ? () => resolver.resolveAccountNow!(query) : null,
+    confirmResolver,
   };
 }
 

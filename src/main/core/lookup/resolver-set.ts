@@ -1,20 +1,22 @@
 // Which resolver answers which lookups (decisions "Where lookups are resolved"). Sandbox keys always
 // get the sample data. Live lookups go where the admin's setting for the product points: the
 // organization's directory (the default) or the remote API. The choice is read per lookup, so a
-// change in the settings applies to the next request.
+// change in the settings applies to the next request: a lookup may choose on the setting as last
+// read (`speculative`), and then confirms its choice before it resolves (lookup-service.ts).
 import type { KeyEnvironment } from '../keys/secrets';
 import type { Settings } from '../settings/settings';
 import { UpstreamError, type AccountResolver, type CreditReportResolver } from '../resolvers/resolver';
 
 export interface ResolverSet {
-  accounts(environment: KeyEnvironment): AccountResolver;
-  creditReports(environment: KeyEnvironment): CreditReportResolver;
+  /** `speculative`: on the setting as last read, without checking that no other process changed it. */
+  accounts(environment: KeyEnvironment, speculative?: boolean): AccountResolver;
+  creditReports(environment: KeyEnvironment, speculative?: boolean): CreditReportResolver;
 }
 
 export type ResolverMode = 'directory' | 'remote';
 
 export function resolverSet(resolvers: {
-  settings: Pick<Settings, 'get'>;
+  settings: Pick<Settings, 'get' | 'peek'>;
   sandbox: AccountResolver & CreditReportResolver;
   directoryAccounts: AccountResolver;
   directoryCreditReports: CreditReportResolver;
@@ -23,11 +25,12 @@ export function resolverSet(resolvers: {
 }): ResolverSet {
   const { settings, sandbox } = resolvers;
   const remote = resolvers.remote ?? unconfiguredRemote;
+  const mode = (key: 'resolver.cbu' | 'resolver.informes', speculative = false) => (speculative ? settings.peek(key) : settings.get(key));
   return {
-    accounts: (environment) =>
-      environment === 'sandbox' ? sandbox : settings.get('resolver.cbu') === 'remote' ? remote : resolvers.directoryAccounts,
-    creditReports: (environment) =>
-      environment === 'sandbox' ? sandbox : settings.get('resolver.informes') === 'remote' ? remote : resolvers.directoryCreditReports,
+    accounts: (environment, speculative) =>
+      environment === 'sandbox' ? sandbox : mode('resolver.cbu', speculative) === 'remote' ? remote : resolvers.directoryAccounts,
+    creditReports: (environment, speculative) =>
+      environment === 'sandbox' ? sandbox : mode('resolver.informes', speculative) === 'remote' ? remote : resolvers.directoryCreditReports,
   };
 }
 

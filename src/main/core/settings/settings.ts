@@ -47,6 +47,14 @@ export class Settings {
     return this.#cache.get(key, () => this.#read(key)) as SettingValue<K>;
   }
 
+  /**
+   * As `get`, but a value read before is trusted without reading data_version: for a lookup, which
+   * confirms it with `get` inside the transaction that records it (write-invalidated-cache.ts).
+   */
+  peek<K extends SettingKey>(key: K): SettingValue<K> {
+    return (this.#cache.peek(key) ?? this.get(key)) as SettingValue<K>;
+  }
+
   #read<K extends SettingKey>(key: K): SettingValue<K> {
     const row = this.db.select().from(settings).where(eq(settings.key, key)).get();
     const raw = row ? (JSON.parse(row.value) as unknown) : undefined;

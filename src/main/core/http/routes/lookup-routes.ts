@@ -3,12 +3,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Titular } from '../../titular';
 import type { LookupAnswer, LookupContext } from '../../lookup/lookup-service';
 import { IdempotencyStore } from '../../lookup/idempotency';
+import { TitularError } from '../../errors';
 import type { Authorize } from '../authorize';
 import { sendError } from '../error-reply';
 
 export function registerLookupRoutes(app: FastifyInstance, titular: Titular, authorize: Authorize): void {
-  const cbuLookup = { onRequest: authorize({ products: ['cbu'], scope: 'lookup' }) };
-  const creditLookup = { onRequest: authorize({ products: ['informes'], scope: 'lookup' }) };
+  // Speculative: the key is confirmed inside the transaction that records the lookup (authorize.ts).
+  const cbuLookup = { onRequest: authorize({ products: ['cbu'], scope: 'lookup', speculative: true }) };
+  const creditLookup = { onRequest: authorize({ products: ['informes'], scope: 'lookup', speculative: true }) };
 
   app.get('/api/v1/lookup', cbuLookup, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
@@ -47,6 +49,17 @@ function context(request: FastifyRequest, requestParts: unknown[]): LookupContex
     apiKeyId: key.id,
     requestId: request.id,
     idempotency: idempotencyKey ? { apiKeyId: key.id, key: idempotencyKey, requestHash: IdempotencyStore.hashRequest(requestParts) } : null,
+    confirmKey: confirmer(request),
+  };
+}
+
+/** LookupContext.confirmKey: the key's 401/403, thrown when it may no longer make this request. */
+function confirmer(request: FastifyRequest): (() => void) | undefined {
+  const confirm = request.confirmKey;
+  if (!confirm) return undefined;
+  return () => {
+    const refused = confirm(Date.now());
+    if (refused) throw new TitularError(refused.status, refused.code, refused.message);
   };
 }
 
