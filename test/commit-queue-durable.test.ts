@@ -191,5 +191,9 @@ describe('CommitQueue with synchronous=FULL', () => {
     expect(values).toHaveLength(100);
     expect(committedRows()).toBe(100);
     expect(queue.settled()).toBeNull();
+    // A second round reuses the WAL's descriptor; close() lets go of it.
+    await Promise.all(Array.from({ length: 100 }, (_, i) => queue.enqueue(() => insert(i + 101))));
+    expect(committedRows()).toBe(200);
+    queue.close();
   });
 });

@@ -157,6 +157,7 @@ export function openTitular(options: TitularOptions): Titular {
       // Before the last group commit: running bulk jobs stop dispatching and are left paused.
       bulk.shutdown();
       commits.flush();
+      commits.close();
       keys.flushLastUsed();
       vault.lock();
       database.close();

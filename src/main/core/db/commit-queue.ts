@@ -11,15 +11,16 @@
 //
 // Durable mode (a connection opened with synchronous=FULL): SQLite would fsync the WAL inside
 // COMMIT, blocking the event loop for milliseconds per batch. Instead the group transaction commits
-// with synchronous=NORMAL and the WAL is then flushed with fdatasync on libuv's thread pool; the
+// with synchronous=NORMAL and the WAL is then flushed with fdatasync on libuv's thread pool (see
+// wal-flusher.ts); the
 // writes' promises resolve only after that flush. Writes queued while one flush runs are committed
 // together when it ends and covered by the next, so under load one fsync covers many answers and
 // the event loop never waits on the disk. Every other write on the connection keeps SQLite's own
 // FULL behaviour.
 import type Database from 'better-sqlite3';
-import { close, fdatasync, open } from 'node:fs';
 import { CHECKPOINT_INTERVAL_MS, checkpointNow, ensureCheckpointer, type CheckpointResult } from './wal-checkpointer';
 import { refreshDataVersion } from './write-invalidated-cache';
+import { WalFlusher } from './wal-flusher';
 
 /** Writes after which a sustained load is assumed and checkpoints move off the event loop. */
 const BACKGROUND_CHECKPOINT_AFTER = 1000;
@@ -84,6 +85,8 @@ export class CommitQueue {
   /** Set in durable mode: the WAL file to flush after each group commit. */
   readonly #walFile: string | null;
   readonly #syncWal: WalSync;
+  /** The default WalSync's open descriptor on the WAL; closed by close(). */
+  readonly #flusher: WalFlusher | null;
   readonly #relaxed: Database.Statement | null;
   readonly #strict: Database.Statement | null;
   #syncing = false;
@@ -136,7 +139,9 @@ export class CommitQueue {
     this.#walFile = durable ? `${sqlite.name}-wal` : null;
     this.#relaxed = durable ? sqlite.prepare('PRAGMA synchronous = NORMAL') : null;
     this.#strict = durable ? sqlite.prepare('PRAGMA synchronous = FULL') : null;
-    this.#syncWal = options.syncWal ?? fdatasyncFile;
+    this.#flusher = durable && !options.syncWal ? new WalFlusher(this.#walFile!) : null;
+    const flusher = this.#flusher;
+    this.#syncWal = options.syncWal ?? ((_walFile, done) => flusher!.sync(done));
     this.#backgroundCheckpoints =
       (options.backgroundCheckpoints ?? true) && !sqlite.memory && sqlite.pragma('journal_mode', { simple: true }) === 'wal';
     this.#checkpointer = options.checkpointer ?? {};
@@ -214,6 +219,11 @@ export class CommitQueue {
     if (Date.now() >= this.#restartQuietUntil) this.#restartWanted = true;
   }
 
+  /** After the last flush() (shutdown): lets go of the WAL's descriptor once its flush in flight ends. */
+  close(): void {
+    this.#flusher?.close();
+  }
+
   /** Commits what is queued now (also called on shutdown so nothing queued is dropped). */
   flush(): void {
     this.#flushAfterSync = false;
@@ -285,16 +295,4 @@ export class CommitQueue {
 function settle(item: Pending, result: { ok: boolean; value: unknown }): void {
   if (result.ok) item.resolve(result.value);
   else item.reject(result.value);
-}
-
-/** fdatasync of the WAL on the thread pool (what SQLite's FULL does at COMMIT, minus the wait). */
-function fdatasyncFile(file: string, done: (error: Error | null) => void): void {
-  // The WAL carries no POSIX locks (WAL mode locks the -shm file), so opening and closing our own
-  // descriptor cannot release a lock SQLite holds.
-  open(file, 'r', (openError, fd) => {
-    if (openError) return done(openError);
-    fdatasync(fd, (syncError) => {
-      close(fd, (closeError) => done(syncError ?? closeError ?? null));
-    });
-  });
 }

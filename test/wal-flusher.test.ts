@@ -1,0 +1,82 @@
+// The durable group commit's WAL flush keeps one descriptor on the WAL (db/wal-flusher.ts): it is
+// reused from flush to flush, replaced when the path comes to name another file, and closed only
+// once the flush in flight has ended.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { WalFlusher } from '../src/main/core/db/wal-flusher';
+
+let dir: string;
+let wal: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'titular-wal-flusher-'));
+  wal = path.join(dir, 'titular.db-wal');
+  writeFileSync(wal, 'frames');
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** This process's open descriptors on files of the test directory (deleted ones included). */
+function openOnDir(): string[] {
+  const links: string[] = [];
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      if (target.startsWith(dir)) links.push(target);
+    } catch {
+      // the descriptor readdir itself used, closed meanwhile
+    }
+  }
+  return links;
+}
+
+const flush = (flusher: WalFlusher) => new Promise<Error | null>((resolve) => flusher.sync(resolve));
+
+describe('WalFlusher', () => {
+  it('flushes through one descriptor, kept from flush to flush, and closes it', async () => {
+    const flusher = new WalFlusher(wal);
+    expect(openOnDir()).toEqual([]);
+    for (let i = 0; i < 20; i++) expect(await flush(flusher)).toBeNull();
+    expect(openOnDir()).toEqual([wal]);
+    flusher.close();
+    expect(openOnDir()).toEqual([]);
+  });
+
+  it('close() during a flush waits for it: the flush succeeds, then the descriptor is closed', async () => {
+    const flusher = new WalFlusher(wal);
+    const inFlight = flush(flusher);
+    flusher.close();
+    expect(openOnDir()).toEqual([wal]);
+    expect(await inFlight).toBeNull();
+    expect(openOnDir()).toEqual([]);
+    expect(await flush(flusher)).toBeInstanceOf(Error);
+  });
+
+  it('a path that comes to name another file is reopened at the next check (at most a second later)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const flusher = new WalFlusher(wal);
+    expect(await flush(flusher)).toBeNull();
+    const replacement = path.join(dir, 'replacement');
+    writeFileSync(replacement, 'other frames');
+    renameSync(replacement, wal);
+    expect(await flush(flusher)).toBeNull();
+    expect(openOnDir()).toEqual([`${wal} (deleted)`]);
+    vi.setSystemTime(Date.now() + 1_001);
+    expect(await flush(flusher)).toBeNull();
+    expect(openOnDir()).toEqual([wal]);
+    flusher.close();
+  });
+
+  it('a WAL that is gone is reported to the waiting writes, not flushed silently', async () => {
+    rmSync(wal);
+    const flusher = new WalFlusher(wal);
+    const error = await flush(flusher);
+    expect((error as NodeJS.ErrnoException).code).toBe('ENOENT');
+    flusher.close();
+  });
+});
