@@ -356,6 +356,19 @@ describe('titular CLI on a passphrase vault', () => {
     expect(json(right).balances).toHaveLength(2);
   }, TEST_TIMEOUT_MS);
 
+  it('six first runs at once on one data directory: one initializes, the others are told it already is, and the vault is one', async () => {
+    const dataDir = tempDir();
+    const args = (i: number) => ['init', '--org', `Org ${i}`, '--admin-name', `Admin ${i}`, '--admin-email', `admin${i}@beta.test`, '--data-dir', dataDir];
+    const runs = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => cli(args(i), { env: { TITULAR_PASSPHRASE: PASSPHRASE } })));
+    const winners = runs.filter((run) => run.code === 0);
+    expect(winners, runs.map((run) => run.stderr).join('\n')).toHaveLength(1);
+    for (const run of runs.filter((r) => r.code !== 0)) expect(run.stderr).toMatch(/already initialized/i);
+    const winner = /Organization:\s+(Org \d)/.exec(winners[0]!.stdout)![1];
+    const listed = await cli(['users', 'list', '--json', '--data-dir', dataDir], { env: { TITULAR_PASSPHRASE: PASSPHRASE } });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(json<{ users: { name: string }[] }>(listed).users.map((user) => user.name)).toEqual([`Admin ${winner!.slice(4)}`]);
+  }, TEST_TIMEOUT_MS);
+
   it('init with a passphrase too short is refused and leaves no database behind; the next init starts clean', async () => {
     const dataDir = tempDir();
     const args = ['init', '--org', 'Beta SRL', '--admin-name', 'Bea', '--admin-email', 'bea@beta.test', '--data-dir', dataDir];

@@ -1,7 +1,7 @@
 // Composes the core of one data directory: database, vault, ledger, history, keys, directory and
 // the lookup service. The Electron main process and the headless entries both start here; nothing
 // below imports electron.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { openDatabase, type Db, type OpenedDatabase } from './db/open';
 import { CommitQueue } from './db/commit-queue';
@@ -77,13 +77,20 @@ export function openTitular(options: TitularOptions): Titular {
   let keyProvider: TitularOptions['keyProvider'] | null = options.keyProvider;
   let database: OpenedDatabase;
   try {
+    const file = path.join(options.dataDir, DATABASE_FILE);
+    // A first run asks for the new vault's protection before the database file exists, so that a
+    // refusal (a passphrase too short) leaves nothing behind. Deleting a refused first run's file
+    // instead could delete it under another process initializing the same directory at once.
+    const firstRunProvider = existsSync(file) ? null : keyProvider!(null);
     database = openDatabase({
-      file: path.join(options.dataDir, DATABASE_FILE),
+      file,
       synchronous: options.synchronous,
       migrationsFolder: options.migrationsFolder,
       // A wrong secret throws here, before anything is written.
       beforeMigrate: (db) => {
-        unlocked = unlockVault(db, keyProvider!(vaultProviderKind(db)));
+        const kind = vaultProviderKind(db);
+        const provider = firstRunProvider && (kind === null || kind === firstRunProvider.kind) ? firstRunProvider : keyProvider!(kind);
+        unlocked = unlockVault(db, provider);
       },
     });
   } finally {

@@ -2,7 +2,6 @@
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as schema from './schema';
 import { findUpwards } from '../paths';
@@ -30,7 +29,6 @@ export interface OpenDatabaseOptions {
 }
 
 export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
-  const createdHere = options.file !== ':memory:' && !existsSync(options.file);
   const sqlite = new Database(options.file);
   try {
     sqlite.pragma('journal_mode = WAL');
@@ -51,7 +49,7 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
     // passphrase leaves even an older-schema file untouched.
     const existing = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vault_meta'").get() !== undefined;
     if (existing) options.beforeMigrate?.(db);
-    migrate(db, { migrationsFolder });
+    migrateOnce(db, migrationsFolder);
     if (!existing) options.beforeMigrate?.(db);
     return {
       sqlite,
@@ -63,10 +61,21 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
     };
   } catch (error) {
     sqlite.close();
-    // A database this call created holds nothing yet (a first run refused, e.g. a passphrase too
-    // short): leaving it would make the next run take it for an existing, broken one.
-    if (createdHere) for (const suffix of ['', '-wal', '-shm']) rmSync(`${options.file}${suffix}`, { force: true });
     throw error;
+  }
+}
+
+/**
+ * drizzle's migrator reads which migrations are applied before it takes the write lock, so two
+ * processes opening a new data directory at once (two first runs) may both start the same
+ * migration, and the second fails on a table the first just created. Its transaction is rolled
+ * back; run again, it finds the migrations applied. An error that persists is rethrown.
+ */
+function migrateOnce(db: Db, migrationsFolder: string): void {
+  try {
+    migrate(db, { migrationsFolder });
+  } catch {
+    migrate(db, { migrationsFolder });
   }
 }
 

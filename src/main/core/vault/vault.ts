@@ -72,7 +72,17 @@ export function unlockVault(db: Db, provider: MasterKeyProvider): Vault {
   }
   const dataKey = randomBytes(32);
   const { wrapped, kdf } = provider.wrap(dataKey);
-  db.insert(vaultMeta).values({ id: 1, provider: provider.kind, kdf, wrappedDataKey: wrapped, createdAt: Date.now() }).run();
+  const created = db
+    .insert(vaultMeta)
+    .values({ id: 1, provider: provider.kind, kdf, wrappedDataKey: wrapped, createdAt: Date.now() })
+    .onConflictDoNothing()
+    .run();
+  if (created.changes === 0) {
+    // Another process created the vault since the read above (two first runs at once): there is
+    // one vault, theirs, and it opens with this provider or refuses it like any existing vault.
+    dataKey.fill(0);
+    return unlockVault(db, provider);
+  }
   return new Vault(dataKey);
 }
 
