@@ -1,6 +1,8 @@
 // Bulk jobs through the core (`titular.bulk`): create, run, resume, out of credits, pause/cancel,
 // GE500 retries, two processes on one job, and the export. Every test ends with the ledger invariants.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
 import { openTitular, type Titular } from '../../src/main/core/titular';
 import { headlessKeyProvider } from '../../src/main/headless/config';
 import { UpstreamError } from '../../src/main/core/resolvers/resolver';
@@ -264,6 +266,33 @@ describe('a bulk job', () => {
     // What a killed run leaves: "running", and no lookup committed for longer than any may take.
     sqlite().prepare("UPDATE bulk_jobs SET status = 'running', updated_at = ? WHERE id = ?").run(Date.now() - 120_000, job.id);
     expect(f.titular.bulk.get(f.orgId, job.id)).toMatchObject({ status: 'running', active: false, runningElsewhere: false });
+  });
+
+  it('a job left running by a process of this machine that is gone shows as interrupted at once; one still alive, as running elsewhere', async () => {
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'r.txt', content: bulkList(directory.numbers.slice(0, 3)).text });
+    const alive = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    const gone = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    await new Promise((resolve) => gone.once('exit', resolve));
+    try {
+      const leftBy = (runner: string) => {
+        sqlite().prepare("UPDATE bulk_jobs SET status = 'running', updated_at = ?, runner = ? WHERE id = ?").run(Date.now(), runner, job.id);
+        return f.titular.bulk.get(f.orgId, job.id).runningElsewhere;
+      };
+      expect(leftBy(`${hostname()}:${gone.pid}`)).toBe(false);
+      expect(leftBy(`${hostname()}:${alive.pid}`)).toBe(true);
+      // Not checkable from here: another machine, or this very process (which may hold other cores).
+      expect(leftBy(`otra-pc:${gone.pid}`)).toBe(true);
+      expect(leftBy(`${hostname()}:${process.pid}`)).toBe(true);
+    } finally {
+      alive.kill();
+    }
+    // Setting a job running records this process; any other status clears it.
+    const store = new BulkJobStore(sqlite());
+    const runner = () => sqlite().prepare('SELECT runner FROM bulk_jobs WHERE id = ?').pluck().get(job.id);
+    store.setStatus(job.id, 'running', Date.now());
+    expect(runner()).toBe(`${hostname()}:${process.pid}`);
+    store.setStatus(job.id, 'paused', Date.now());
+    expect(runner()).toBeNull();
   });
 
   it('the heartbeat: a lookup of a running job refreshes its updated_at, at most every 5 s', () => {

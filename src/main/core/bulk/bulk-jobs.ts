@@ -6,6 +6,7 @@
 // validates its whole input before spending anything, so a typo in a file costs nothing (unlike a
 // single API lookup, where PA006 is charged by the contract).
 import type Database from 'better-sqlite3';
+import { hostname } from 'node:os';
 import { uuidv7 } from '../db/ids';
 import type { ProductSlug } from '../../../shared/api/common';
 import type { BulkJobStatus } from '../../../shared/api/bulk';
@@ -25,6 +26,8 @@ export interface BulkJobRow {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
+  /** `host:pid` of the process that set it running (see runnerIsGone). */
+  runner: string | null;
   user_name: string;
   user_email: string;
 }
@@ -86,6 +89,27 @@ const RUN_HEARTBEAT_MS = 5_000;
  */
 export const RUN_STALE_MS = 90_000;
 
+const THIS_RUNNER = `${hostname()}:${process.pid}`;
+
+/**
+ * Whether the process that set a job running is known to be gone: it ran on this machine and no
+ * process has its pid any more. Unknown (another machine, no runner recorded, this very process,
+ * which may hold several cores, or a pid reused by another process) counts as not gone, and the
+ * job then shows as interrupted only after RUN_STALE_MS without a heartbeat.
+ */
+export function runnerIsGone(runner: string | null): boolean {
+  const match = runner ? /^(.*):(\d+)$/.exec(runner) : null;
+  if (!match || match[1] !== hostname()) return false;
+  const pid = Number(match[2]);
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
 /** The job was paused or cancelled by another process (the CLI, the desktop) while this one ran it. */
 export class BulkJobStopped extends Error {
   override name = 'BulkJobStopped';
@@ -142,7 +166,7 @@ export class BulkJobStore {
               SUM(completed_at IS NULL AND lookup_id IS NOT NULL)                  AS retryable
          FROM bulk_job_items WHERE job_id = ?`,
     );
-    this.#setStatus = sqlite.prepare('UPDATE bulk_jobs SET status = ?, updated_at = ?, finished_at = ? WHERE id = ?');
+    this.#setStatus = sqlite.prepare('UPDATE bulk_jobs SET status = ?, updated_at = ?, finished_at = ?, runner = ? WHERE id = ?');
     this.#pending = sqlite.prepare(
       `SELECT item_key AS key, identifier, type, first_row AS firstRow, lookup_id IS NOT NULL AS retried FROM bulk_job_items
         WHERE job_id = ? AND completed_at IS NULL AND first_row > ? ORDER BY first_row LIMIT ?`,
@@ -222,9 +246,10 @@ export class BulkJobStore {
     };
   }
 
+  /** A job set running records this process as its runner; any other status clears it. */
   setStatus(jobId: string, status: BulkJobStatus, now: number): void {
     const final = status === 'completed' || status === 'cancelled';
-    this.#setStatus.run(status, now, final ? now : null, jobId);
+    this.#setStatus.run(status, now, final ? now : null, status === 'running' ? THIS_RUNNER : null, jobId);
   }
 
   /** Pending items after `afterRow`, in file order (keyset pages over the pending index). */

@@ -8,7 +8,7 @@ import { maskKeys } from '../keys/secrets';
 import type { ProductSlug } from '../../../shared/api/common';
 import { RESUMABLE_STATUSES, type BulkJobView } from '../../../shared/api/bulk';
 import { BulkInputError, bulkInputHash, parseBulkInput, type BulkInput } from './bulk-input';
-import { BulkJobStore, RUN_STALE_MS, type BulkJobRow } from './bulk-jobs';
+import { BulkJobStore, RUN_STALE_MS, runnerIsGone, type BulkJobRow } from './bulk-jobs';
 import { BulkRunner, type BulkRunOptions, type BulkRunResult } from './bulk-runner';
 import { progressOf } from './bulk-progress';
 import { bulkCsvChunks } from './bulk-export';
@@ -200,7 +200,8 @@ export class BulkService {
       duplicateRows: job.total_rows - job.invalid_rows - job.total_items,
       progress,
       active: active !== undefined,
-      runningElsewhere: active === undefined && job.status === 'running' && Date.now() - job.updated_at < RUN_STALE_MS,
+      runningElsewhere:
+        active === undefined && job.status === 'running' && Date.now() - job.updated_at < RUN_STALE_MS && !runnerIsGone(job.runner),
       lastError: this.#lastError.get(job.id) ?? null,
     };
   }

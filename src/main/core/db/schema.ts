@@ -284,6 +284,12 @@ export const bulkJobs = sqliteTable(
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
     finishedAt: integer('finished_at'),
+    /**
+     * The process that set the job running, as `host:pid` (bulk/bulk-runner.ts). A running job
+     * whose runner was a process of this machine that no longer exists is shown interrupted at
+     * once; otherwise only after RUN_STALE_MS without a heartbeat (`updated_at`).
+     */
+    runner: text('runner'),
   },
   (t) => [index('bulk_jobs_org').on(t.orgId, t.createdAt), index('bulk_jobs_input').on(t.orgId, t.inputHash)],
 );
