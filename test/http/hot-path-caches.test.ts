@@ -215,3 +215,39 @@ describe('a lookup admitted on its key as last read confirms it in the transacti
     checkLedgerInvariants(fx.titular.database.sqlite);
   });
 });
+
+// Answers that no lookup transaction produced confirm the key before they are sent: a key revoked
+// by another process gets its 401 instead of the error its request would otherwise have earned.
+describe('a key revoked elsewhere outranks the errors of a lookup that never reached its transaction', () => {
+  async function revokedElsewhere(options: { rateLimitPerSecond?: number } = {}) {
+    const fx = await setup();
+    const { secret, id } = createKeyWithId(fx, { rateLimitPerSecond: options.rateLimitPerSecond ?? 1000 });
+    expect((await lookup(fx, secret)).statusCode).toBe(200);
+    return { fx, secret, revoke: () => otherConnection(fx, (db) => db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(Date.now(), id)) };
+  }
+
+  it('an invalid Idempotency-Key, a body that is not an object, malformed JSON, a text body: 401 each, nothing recorded', async () => {
+    const { fx, secret, revoke } = await revokedElsewhere();
+    revoke();
+    const rows = historyRows(fx);
+    const url = `/api/v1/lookup?identifier=${DIR.individual.cbu}&type=cbu`;
+    const answers = [
+      await fx.app.inject({ method: 'GET', url, headers: { ...auth(secret), 'idempotency-key': 'has space' } }),
+      await fx.app.inject({ method: 'POST', url: '/api/v1/lookup', headers: { ...auth(secret), 'content-type': 'application/json' }, payload: '[]' }),
+      await fx.app.inject({ method: 'POST', url: '/api/v1/lookup', headers: { ...auth(secret), 'content-type': 'application/json' }, payload: '{"identifier":' }),
+      await fx.app.inject({ method: 'POST', url: '/api/v1/lookup', headers: { ...auth(secret), 'content-type': 'text/plain' }, payload: 'hola' }),
+      await fx.app.inject({ method: 'POST', url: '/api/v1/credit/lookup', headers: { ...auth(secret), 'content-type': 'application/json' }, payload: '"x"' }),
+    ];
+    for (const answer of answers) expectError(answer, 401, 'UNAUTHORIZED');
+    expect(historyRows(fx)).toBe(rows);
+  });
+
+  it('a key out of requests: 401, not 429', async () => {
+    const { fx, secret, revoke } = await revokedElsewhere({ rateLimitPerSecond: 1 });
+    // Burst of 20 for a 1/s key: spend it (the first lookup took one).
+    for (let i = 0; i < 19; i++) expect((await lookup(fx, secret)).statusCode).toBe(200);
+    expectError(await lookup(fx, secret), 429, 'RATE_LIMITED');
+    revoke();
+    expectError(await lookup(fx, secret), 401, 'UNAUTHORIZED');
+  });
+});

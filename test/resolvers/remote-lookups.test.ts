@@ -3,6 +3,8 @@
 // credits, malformed, unreachable, not configured, vault locked) and what it means for the caller:
 // the answer, the credit, the history entry and the number of upstream attempts.
 import http from 'node:http';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auth } from '../support/fixture';
@@ -11,6 +13,7 @@ import { expectError, getWithKey, postJson, type Res } from '../support/http-hel
 import { checkLedgerInvariants } from '../support/invariants';
 import { FAKE_ALIAS_NUMBER, fakeAccount, fakeReport, startFakeUpstream } from '../support/fake-upstream';
 import { headlessKeyProvider } from '../../src/main/headless/config';
+import { hashKey } from '../../src/main/core/keys/secrets';
 import { lookupResultSchema } from '../../src/shared/api/lookup';
 import { creditLookupResultSchema } from '../../src/shared/api/credit';
 import { SANDBOX_ACCOUNTS, SANDBOX_CREDIT_REPORTS } from '../../src/main/core/resolvers/sandbox-data';
@@ -409,5 +412,23 @@ describe('the upstream key at rest', () => {
     expectSecretNowhere(f, UPSTREAM_KEY);
     expect(JSON.stringify(f.titular.audit.list(f.orgId, { limit: 1_000 }))).not.toContain(UPSTREAM_KEY);
     expect(JSON.stringify(f.titular.remote.status())).not.toContain(UPSTREAM_KEY);
+  });
+});
+
+describe('a key revoked by another process, on the remote source', () => {
+  it('is refused before the upstream is called: 401, no upstream hit, nothing charged', async () => {
+    const revocable = f.createKey();
+    expect((await lookupCbu(DIR.individual.cbu, revocable)).statusCode).toBe(200);
+    expect(f.upstream.takeHits()).toHaveLength(1);
+    const other = new Database(path.join(f.dataDir, 'titular.db'));
+    try {
+      other.prepare('UPDATE api_keys SET revoked_at = ? WHERE key_hash = ?').run(Date.now(), hashKey(revocable));
+    } finally {
+      other.close();
+    }
+    const before = f.balance('cbu');
+    expectError(await lookupCbu(DIR.individual.cbu, revocable), 401, 'UNAUTHORIZED');
+    expect(f.upstream.takeHits()).toHaveLength(0);
+    expect(f.balance('cbu')).toBe(before);
   });
 });

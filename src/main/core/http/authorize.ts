@@ -7,8 +7,9 @@
 //
 // Lookups admit a key as last read (no data_version read, write-invalidated-cache.ts) and confirm it
 // inside the transaction that records them, through `request.confirmKey`: a key revoked or rotated
-// by another process is refused there, before anything is charged. A refusal is never decided on a
-// key as last read: it is read again first.
+// by another process is refused there, before anything is charged. An answer that does not come out
+// of that transaction (a 402, a replay, a malformed body, a 429) confirms the key before it is sent,
+// and a refusal is never decided on a key as last read: it is read again first.
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ApiKeys, AuthenticatedKey } from '../keys/api-keys';
 import { hashKey, KEY_PATTERN } from '../keys/secrets';
@@ -55,6 +56,11 @@ export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
     if (!keys.ipAllowed(key, peer)) return { status: 403, code: 'FORBIDDEN', message: 'The caller address is not in this key\'s IP whitelist' };
     return null;
   };
+  /** The key's refusal as the database is now (or as the current transaction sees it), or null. */
+  const confirm = (keyHash: string, requirement: Requirement, peer: string, at: number): Refusal | null => {
+    const current = keys.confirm(keyHash, at);
+    return current ? refusal(current, requirement, peer) : INVALID_KEY;
+  };
 
   return (requirement: Requirement) =>
     function authorize(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
@@ -83,7 +89,10 @@ export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
         sendError(reply, refused.status, refused.code, refused.message);
         return;
       }
+      const confirmKey = requirement.speculative ? (at: number) => confirm(keyHash!, requirement, peer, at) : undefined;
       const bucket = limiter.take(`key:${key.id}`, key.rateLimitBurst, key.rateLimitPerSecond, now);
+      // A key as last read may be revoked by now: its refusal outranks the 429.
+      if (!bucket.allowed && confirmKey && sendRefusal(reply, confirmKey(now))) return;
       reply.headers(rateLimitHeaders(bucket));
       if (!bucket.allowed) {
         sendError(reply, 429, 'RATE_LIMITED', 'Too many requests for this API key; slow down', {
@@ -92,14 +101,23 @@ export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
         return;
       }
       request.apiKey = key;
-      if (requirement.speculative) {
-        request.confirmKey = (at) => {
-          const current = keys.confirm(keyHash!, at);
-          return current ? refusal(current, requirement, peer) : INVALID_KEY;
-        };
-      }
+      request.confirmKey = confirmKey;
       done();
     };
+}
+
+/**
+ * For an answer of a speculative route that no lookup transaction confirmed (an error before the
+ * lookup ran): sends the key's refusal instead, when it has one, and says whether it did.
+ */
+export function refusedOnConfirm(request: FastifyRequest, reply: FastifyReply): boolean {
+  return sendRefusal(reply, request.confirmKey?.(Date.now()) ?? null);
+}
+
+function sendRefusal(reply: FastifyReply, refused: Refusal | null): boolean {
+  if (!refused) return false;
+  sendError(reply, refused.status, refused.code, refused.message);
+  return true;
 }
 
 function rateLimitHeaders(bucket: BucketDecision): Record<string, string> {

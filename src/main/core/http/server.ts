@@ -5,7 +5,7 @@ import { requestId } from '../db/ids';
 import { TitularError } from '../errors';
 import { maskKeys } from '../keys/secrets';
 import type { Titular } from '../titular';
-import { authorizer } from './authorize';
+import { authorizer, refusedOnConfirm } from './authorize';
 import { sendError } from './error-reply';
 import { requestHostAllowed } from './host-guard';
 import { clientErrorReply, expectationFailedReply, frameworkErrorReply } from './protocol-errors';
@@ -104,6 +104,8 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
   });
 
   app.setErrorHandler((error: FastifyError | TitularError, request, reply) => {
+    // On a lookup route the key was admitted as last read: a refusal outranks any error (authorize.ts).
+    if (refusedOnConfirm(request, reply)) return reply;
     if (error instanceof TitularError) {
       return sendError(reply, error.status, error.code, error.message, error.extras);
     }

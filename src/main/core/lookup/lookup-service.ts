@@ -196,6 +196,8 @@ export class LookupService {
       }
     }
     if (speculative) return this.#run(ctx, product, validate, false);
+    // A remote source costs the organization a call: never made for a key that may be revoked.
+    ctx.confirmKey?.();
     const started = performance.now();
     let outcome: Outcome;
     try {

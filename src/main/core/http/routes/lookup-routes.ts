@@ -4,7 +4,7 @@ import type { Titular } from '../../titular';
 import type { LookupAnswer, LookupContext } from '../../lookup/lookup-service';
 import { IdempotencyStore } from '../../lookup/idempotency';
 import { TitularError } from '../../errors';
-import type { Authorize } from '../authorize';
+import { refusedOnConfirm, type Authorize } from '../authorize';
 import { sendError } from '../error-reply';
 
 export function registerLookupRoutes(app: FastifyInstance, titular: Titular, authorize: Authorize): void {
@@ -68,7 +68,7 @@ function objectBody(request: FastifyRequest, reply: FastifyReply): Record<string
   // No body at all is a lookup with missing fields (PA006); `null`, arrays and scalars are malformed.
   const body = request.body === undefined ? {} : request.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    sendError(reply, 400, 'INVALID_PARAMETER', 'The request body must be a JSON object');
+    if (!refusedOnConfirm(request, reply)) sendError(reply, 400, 'INVALID_PARAMETER', 'The request body must be a JSON object');
     return null;
   }
   return body as Record<string, unknown>;
