@@ -185,6 +185,22 @@ describe('CommitQueue with synchronous=FULL', () => {
     expect(queue.settled()).toBeNull();
   });
 
+  it('shutdown (flush, close, database closed) while a real flush runs: the writes the last flush committed still resolve', async () => {
+    const queue = new CommitQueue(writer, { backgroundCheckpoints: false });
+    const first = queue.enqueue(() => insert(1));
+    await tick(); // committed, its fdatasync now running on the thread pool
+    const second = queue.enqueue(() => insert(2));
+    queue.flush();
+    queue.close();
+    reader.close();
+    writer.close();
+    const outcomes = await Promise.allSettled([first, second]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled']);
+    writer = new Database(file);
+    reader = new Database(file, { readonly: true });
+    expect(committedRows()).toBe(2);
+  });
+
   it('with the real fdatasync, 100 writes of one tick resolve after the flush', async () => {
     const queue = new CommitQueue(writer);
     const values = await Promise.all(Array.from({ length: 100 }, (_, i) => queue.enqueue(() => (insert(i + 1), i + 1))));

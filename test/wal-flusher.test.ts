@@ -1,7 +1,7 @@
 // The durable group commit's WAL flush keeps one descriptor on the WAL (db/wal-flusher.ts): it is
-// reused from flush to flush, replaced when the path comes to name another file, and closed only
+// reused from flush to flush, replaced as soon as the path names another file, and closed only
 // once the flush in flight has ended.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,6 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  vi.useRealTimers();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -57,17 +56,28 @@ describe('WalFlusher', () => {
     expect(await flush(flusher)).toBeInstanceOf(Error);
   });
 
-  it('a path that comes to name another file is reopened at the next check (at most a second later)', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
+  it('a path that comes to name another file is reopened by the next flush', async () => {
     const flusher = new WalFlusher(wal);
     expect(await flush(flusher)).toBeNull();
     const replacement = path.join(dir, 'replacement');
     writeFileSync(replacement, 'other frames');
     renameSync(replacement, wal);
-    expect(await flush(flusher)).toBeNull();
     expect(openOnDir()).toEqual([`${wal} (deleted)`]);
-    vi.setSystemTime(Date.now() + 1_001);
     expect(await flush(flusher)).toBeNull();
+    expect(openOnDir()).toEqual([wal]);
+    flusher.close();
+  });
+
+  it('replaced while a flush runs on it: the old descriptor is closed only once that flush ends', async () => {
+    const flusher = new WalFlusher(wal);
+    expect(await flush(flusher)).toBeNull();
+    const inFlight = flush(flusher);
+    const replacement = path.join(dir, 'replacement');
+    writeFileSync(replacement, 'other frames');
+    renameSync(replacement, wal);
+    flusher.syncNow();
+    expect(openOnDir().sort()).toEqual([wal, `${wal} (deleted)`]);
+    expect(await inFlight).toBeNull();
     expect(openOnDir()).toEqual([wal]);
     flusher.close();
   });

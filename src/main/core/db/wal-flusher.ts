@@ -5,19 +5,19 @@
 // 1.2, and durable lookups were about 15 % slower.
 //
 // The WAL stays the same file while the database connection is open: SQLite deletes it only when
-// the last connection closes, and otherwise truncates or rewrites it in place. As a guard, at most
-// once a second the path is checked to still name the file the descriptor is open on, and reopened
-// when it does not. The WAL carries no POSIX locks (WAL mode locks the -shm file), so this
-// descriptor cannot release a lock SQLite holds.
-import { closeSync, fdatasync, fstatSync, openSync, statSync } from 'node:fs';
-
-const IDENTITY_CHECK_INTERVAL_MS = 1_000;
+// the last connection closes, and otherwise truncates or rewrites it in place. As a guard, every
+// flush first checks (one stat, on the event loop) that the path still names the file the
+// descriptor is open on, and reopens it when it does not: a flush of another file would report
+// writes durable that are not. The WAL carries no POSIX locks (WAL mode locks the -shm file), so
+// this descriptor cannot release a lock SQLite holds.
+import { closeSync, fdatasync, fdatasyncSync, fstatSync, openSync, statSync } from 'node:fs';
 
 export class WalFlusher {
   #fd: number | null = null;
   #identity = '';
-  #checkedAt = 0;
   #inFlight = false;
+  /** Descriptors replaced while a flush ran on them: closed when it ends. */
+  #retired: number[] = [];
   #closed = false;
 
   constructor(private readonly walFile: string) {}
@@ -34,9 +34,15 @@ export class WalFlusher {
     this.#inFlight = true;
     fdatasync(fd, (error) => {
       this.#inFlight = false;
+      for (const retired of this.#retired.splice(0)) closeSync(retired);
       if (this.#closed) this.#release();
       done(error);
     });
+  }
+
+  /** Flushes the WAL now, blocking (shutdown: see CommitQueue.close). Throws the reason it cannot. */
+  syncNow(): void {
+    fdatasyncSync(this.#descriptor());
   }
 
   /** Closes the descriptor, after the flush in flight if there is one. */
@@ -47,9 +53,6 @@ export class WalFlusher {
 
   #descriptor(): number {
     if (this.#closed) throw new Error('the WAL flusher is closed');
-    const now = Date.now();
-    if (this.#fd !== null && now - this.#checkedAt < IDENTITY_CHECK_INTERVAL_MS) return this.#fd;
-    this.#checkedAt = now;
     if (this.#fd !== null) {
       const onDisk = statSync(this.walFile, { throwIfNoEntry: false });
       if (onDisk && identity(onDisk) === this.#identity) return this.#fd;
@@ -63,9 +66,10 @@ export class WalFlusher {
 
   #release(): void {
     if (this.#fd === null) return;
-    // Never while a flush runs on it (sync is one at a time, close waits for it): the number
-    // could be reused by another file before the flush reaches it.
-    closeSync(this.#fd);
+    // Never while a flush runs on it: the number could be reused by another file before the flush
+    // reaches it. Such a descriptor is closed when that flush ends.
+    if (this.#inFlight) this.#retired.push(this.#fd);
+    else closeSync(this.#fd);
     this.#fd = null;
   }
 }
