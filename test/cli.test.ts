@@ -1,7 +1,7 @@
 // The CLI driven as a process, the way an admin runs it: exit codes, stdout/stderr, JSON shapes,
 // and what ends up in the data directory.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -362,11 +362,40 @@ describe('titular CLI on a passphrase vault', () => {
     const runs = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => cli(args(i), { env: { TITULAR_PASSPHRASE: PASSPHRASE } })));
     const winners = runs.filter((run) => run.code === 0);
     expect(winners, runs.map((run) => run.stderr).join('\n')).toHaveLength(1);
-    for (const run of runs.filter((r) => r.code !== 0)) expect(run.stderr).toMatch(/already initialized/i);
+    for (const run of runs.filter((r) => r.code !== 0)) {
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr).toMatch(/is already initialized \(organization Org \d\); nothing was changed/);
+    }
     const winner = /Organization:\s+(Org \d)/.exec(winners[0]!.stdout)![1];
     const listed = await cli(['users', 'list', '--json', '--data-dir', dataDir], { env: { TITULAR_PASSPHRASE: PASSPHRASE } });
     expect(listed.code, listed.stderr).toBe(0);
     expect(json<{ users: { name: string }[] }>(listed).users.map((user) => user.name)).toEqual([`Admin ${winner!.slice(4)}`]);
+  }, TEST_TIMEOUT_MS);
+
+  it('six first runs at once with a key-file vault: one key file, written whole, and one vault that opens with it', async () => {
+    const dataDir = tempDir();
+    const args = (i: number) => ['init', '--org', `Org ${i}`, '--admin-name', `Admin ${i}`, '--admin-email', `admin${i}@beta.test`, '--data-dir', dataDir];
+    const runs = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => cli(args(i), { env: { TITULAR_PASSPHRASE: '' } })));
+    expect(runs.filter((run) => run.code === 0), runs.map((run) => run.stderr).join('\n')).toHaveLength(1);
+    for (const run of runs.filter((r) => r.code !== 0)) expect(run.stderr).toMatch(/is already initialized/);
+    expect(readdirSync(dataDir).filter((name) => name.startsWith('master.key'))).toEqual(['master.key']);
+    const listed = await cli(['keys', 'list', '--data-dir', dataDir], { env: { TITULAR_PASSPHRASE: '' } });
+    expect(listed.code, listed.stderr).toBe(0);
+  }, TEST_TIMEOUT_MS);
+
+  it('a first run that fails once its database exists leaves no vault: other commands still say to run init, and init then works', async () => {
+    const dataDir = tempDir();
+    mkdirSync(path.join(dataDir, 'master.key')); // the key file cannot be written: the first run fails after migrating
+    const args = ['init', '--org', 'Beta SRL', '--admin-name', 'Bea', '--admin-email', 'bea@beta.test', '--data-dir', dataDir];
+    const failed = await cli(args, { env: { TITULAR_PASSPHRASE: '' } });
+    expect(failed.code).toBe(1);
+    const other = await cli(['keys', 'list', '--data-dir', dataDir], { env: { TITULAR_PASSPHRASE: PASSPHRASE } });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(/run `titular init` first/);
+    rmSync(path.join(dataDir, 'master.key'), { recursive: true });
+    const again = await cli(args, { env: { TITULAR_PASSPHRASE: '' } });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/protected by the key file/);
   }, TEST_TIMEOUT_MS);
 
   it('init with a passphrase too short is refused and leaves no database behind; the next init starts clean', async () => {

@@ -5,10 +5,8 @@
 //   locked  a passphrase vault and no passphrase given: the user types it;
 //   ready   the core is open.
 // The state is read without migrating or writing anything, so a wrong passphrase changes nothing.
-import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { DATABASE_FILE, openTitular, type Titular, type TitularOptions } from '../titular';
+import { openTitular, type Titular, type TitularOptions } from '../titular';
+import { peekDataDir, type DataDirPeek } from './peek-data-dir';
 import { TitularError, invalidParameter } from '../errors';
 import { checkInitialization } from '../users/users';
 import { passphraseProvider, MIN_PASSPHRASE_LENGTH } from '../vault/passphrase-provider';
@@ -39,12 +37,6 @@ export interface SetupInput {
   adminName: string;
   adminEmail: string;
   passphrase?: string;
-}
-
-/** What the database says before it is opened for real. */
-interface Peek {
-  vault: MasterKeyProviderKind | null;
-  organization: string | null;
 }
 
 export class StartupGate {
@@ -167,21 +159,7 @@ export class StartupGate {
     for (const listener of this.#listeners.splice(0)) listener(titular);
   }
 
-  #peek(): Peek {
-    const file = path.join(this.options.dataDir, DATABASE_FILE);
-    if (!existsSync(file)) return { vault: null, organization: null };
-    const sqlite = new Database(file, { readonly: true, fileMustExist: true });
-    try {
-      const has = (table: string) => sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
-      const vault = has('vault_meta')
-        ? ((sqlite.prepare('SELECT provider FROM vault_meta WHERE id = 1').get() as { provider: MasterKeyProviderKind } | undefined)?.provider ?? null)
-        : null;
-      const organization = has('organizations')
-        ? ((sqlite.prepare('SELECT name FROM organizations LIMIT 1').get() as { name: string } | undefined)?.name ?? null)
-        : null;
-      return { vault, organization };
-    } finally {
-      sqlite.close();
-    }
+  #peek(): DataDirPeek {
+    return peekDataDir(this.options.dataDir);
   }
 }

@@ -2,7 +2,7 @@
 // secrets out of the database file (a copied .db alone reveals nothing); a passphrase or the OS
 // keychain is stronger, since anyone who can read the data directory can read this file.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { open, seal } from './aes-gcm';
 import { VaultUnlockError, type MasterKeyProvider, type WrappedDataKey } from './master-key-provider';
 
@@ -20,11 +20,7 @@ export function keyfileProvider(file: string): MasterKeyProvider {
   return {
     kind: 'keyfile',
     wrap(dataKey: Buffer): WrappedDataKey {
-      if (!existsSync(file)) {
-        // 'wx' fails instead of overwriting a key file that appeared meanwhile.
-        writeFileSync(file, randomBytes(32).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
-        chmodSync(file, 0o600);
-      }
+      if (!existsSync(file)) createKeyFile(file);
       const kek = readKey();
       try {
         return { wrapped: seal(kek, dataKey, AAD), kdf: null };
@@ -43,4 +39,27 @@ export function keyfileProvider(file: string): MasterKeyProvider {
       }
     },
   };
+}
+
+/**
+ * Writes a new key file whole, on disk, under a temporary name, then links it into place: a
+ * process reading the key never sees a half-written file, and of two first runs at once the first
+ * link wins and the other uses it (the vault is created once either way, vault.ts).
+ */
+function createKeyFile(file: string): void {
+  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const fd = openSync(temporary, 'wx', 0o600);
+  try {
+    try {
+      writeSync(fd, randomBytes(32).toString('base64') + '\n');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(temporary, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(temporary, { force: true });
+  }
 }

@@ -1,10 +1,10 @@
 // What a command runs with: its parsed options, the output, and (for every command but `init`)
 // the opened core, the organization and the acting user. Also the CLI's own error type.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DATABASE_FILE, openTitular, type Titular } from '../../core/titular';
 import type { Organization, User } from '../../core/users/users';
 import { headlessKeyProvider } from '../config';
+import { peekDataDir } from '../../core/startup/peek-data-dir';
 import type { OptionSpecs, OptionValues } from './args';
 import type { Output } from './output';
 
@@ -72,7 +72,9 @@ export function openCore(dataDir: string, env: NodeJS.ProcessEnv): Titular {
  * command other than `init` on an empty directory fails without writing anything.
  */
 export function openSession(base: BaseContext, access: 'user' | 'admin', asEmail: string | undefined): SessionContext {
-  if (!existsSync(databaseFile(base.dataDir))) {
+  // No organization yet (no database, or one a failed first run left): opening it would create its
+  // vault, fixing its protection before `init` chose it.
+  if (peekDataDir(base.dataDir).organization === null) {
     throw new CliError(`No Titular data in ${base.dataDir}: run \`titular init\` first, or pass --data-dir`);
   }
   const titular = openCore(base.dataDir, base.env);

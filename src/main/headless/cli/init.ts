@@ -35,9 +35,19 @@ export const initCommands: CommandSpec[] = [
 
       const titular = openCore(ctx.dataDir, ctx.env);
       try {
+        const alreadyInitialized = (org: { name: string }) =>
+          new CliError(`${ctx.dataDir} is already initialized (organization ${org.name}); nothing was changed`);
         const existing = titular.users.organization();
-        if (existing) throw new CliError(`${ctx.dataDir} is already initialized (organization ${existing.name}); nothing was changed`);
-        const { org, admin } = titular.users.initialize({ orgName, adminName, adminEmail });
+        if (existing) throw alreadyInitialized(existing);
+        let initialized: ReturnType<typeof titular.users.initialize>;
+        try {
+          initialized = titular.users.initialize({ orgName, adminName, adminEmail });
+        } catch (error) {
+          // Another `init` on this directory got there first (between the check above and here).
+          const raced = titular.users.organization();
+          throw raced ? alreadyInitialized(raced) : error;
+        }
+        const { org, admin } = initialized;
         const vault = vaultProviderKind(titular.db);
         const { out } = ctx;
         if (out.json) {
