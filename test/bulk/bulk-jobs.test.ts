@@ -310,6 +310,17 @@ describe('a bulk job', () => {
     expect(updatedAt()).toBe(15_000);
   });
 
+  it('of several processes sharing a job, the runner is the last one whose heartbeat was written', () => {
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 's.txt', content: bulkList(directory.numbers.slice(0, 2)).text });
+    const store = new BulkJobStore(sqlite());
+    store.setStatus(job.id, 'running', 1_000);
+    // Another process joined the job and was killed: it is the recorded runner now.
+    sqlite().prepare('UPDATE bulk_jobs SET runner = ? WHERE id = ?').run(`${hostname()}:999999999`, job.id);
+    const [a] = store.pendingAfter(job.id, 0, 10);
+    store.markItem(job.id, a!.key, { lookupId: 'l-a', status: 200, code: null, charged: true, at: 10_000 });
+    expect(sqlite().prepare('SELECT runner FROM bulk_jobs WHERE id = ?').pluck().get(job.id)).toBe(`${hostname()}:${process.pid}`);
+  });
+
   it('closing the core pauses a running job; a new core resumes it where it stopped', async () => {
     f.addCredits('cbu', 10_000);
     const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'c.txt', content: bulkList(directory.numbers).text });

@@ -130,7 +130,7 @@ export class BulkJobStore {
   readonly #counts: Database.Statement<[string], Record<keyof BulkCounts, number | null>>;
   readonly #setStatus: Database.Statement<unknown[]>;
   readonly #statusOf: Database.Statement<[string], BulkJobStatus>;
-  readonly #touch: Database.Statement<[number, string]>;
+  readonly #touch: Database.Statement<[number, string, string]>;
   /** When this process last refreshed a running job's updated_at (see markItem). */
   readonly #touchedAt = new Map<string, number>();
   readonly #pending: Database.Statement<[string, number, number], PendingItem>;
@@ -180,7 +180,9 @@ export class BulkJobStore {
           AND (SELECT status FROM bulk_jobs WHERE id = job_id) = 'running'`,
     );
     this.#statusOf = sqlite.prepare<[string], BulkJobStatus>('SELECT status FROM bulk_jobs WHERE id = ?').pluck();
-    this.#touch = sqlite.prepare('UPDATE bulk_jobs SET updated_at = ? WHERE id = ?');
+    // The heartbeat names its process too: of several processes sharing a job, the runner is the
+    // last one seen alive, so one that died does not make the job look interrupted for the others.
+    this.#touch = sqlite.prepare('UPDATE bulk_jobs SET updated_at = ?, runner = ? WHERE id = ?');
     this.#invalidRows = sqlite.prepare(
       `SELECT row_number AS row, raw_input AS input, invalid_message AS message FROM bulk_job_rows
         WHERE job_id = ? AND invalid_message IS NOT NULL ORDER BY row_number LIMIT ?`,
@@ -267,7 +269,7 @@ export class BulkJobStore {
     if (result.changes === 1) {
       // The job's heartbeat, committed with its lookups: other processes see it runs (RUN_HEARTBEAT_MS).
       if (outcome.at - (this.#touchedAt.get(jobId) ?? 0) >= RUN_HEARTBEAT_MS) {
-        this.#touch.run(outcome.at, jobId);
+        this.#touch.run(outcome.at, THIS_RUNNER, jobId);
         this.#touchedAt.set(jobId, outcome.at);
       }
       return;
