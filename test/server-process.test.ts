@@ -1,6 +1,7 @@
 // The headless server as a process, called over a real socket: the README's quick start, graceful
 // shutdown on SIGTERM with requests in flight, and a clear failure when the port is taken.
-import { rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,5 +88,15 @@ describe('npm run serve', () => {
 
   it('refuses a bad port argument', async () => {
     await expect(startServer(['--port', 'http', '--data-dir', dataDir])).rejects.toThrow(/Not a valid port/);
+  });
+
+  it('refuses a data directory that was never initialized, and creates nothing in it', async () => {
+    const empty = mkdtempSync(path.join(os.tmpdir(), 'titular-serve-empty-'));
+    try {
+      await expect(startServer(['--port', '0', '--data-dir', empty])).rejects.toThrow(/exited with 1[\s\S]*run `titular init` first/);
+      expect(readdirSync(empty)).toEqual([]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });

@@ -242,6 +242,22 @@ describe('a key revoked elsewhere outranks the errors of a lookup that never rea
     expect(historyRows(fx)).toBe(rows);
   });
 
+  it('a key that cannot be checked (the database failing) gets the documented GE500, not the error it would have earned', async () => {
+    const { fx, secret } = await revokedElsewhere();
+    const keys = fx.titular.keys;
+    const confirm = keys.confirm.bind(keys);
+    keys.confirm = () => {
+      throw new Error('SQLITE_IOERR: disk I/O error (simulated)');
+    };
+    try {
+      const res = await fx.app.inject({ method: 'POST', url: '/api/v1/lookup', headers: { ...auth(secret), 'content-type': 'application/json' }, payload: '[]' });
+      expectError(res, 500, 'GE500');
+      expect(res.body).not.toContain('SQLITE_IOERR');
+    } finally {
+      keys.confirm = confirm;
+    }
+  });
+
   it('a key out of requests: 401, not 429', async () => {
     const { fx, secret, revoke } = await revokedElsewhere({ rateLimitPerSecond: 1 });
     // Burst of 20 for a 1/s key: spend it (the first lookup took one).

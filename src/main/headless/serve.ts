@@ -7,6 +7,7 @@ import { findUpwards } from '../core/paths';
 import { buildHttpApi } from '../core/http/server';
 import { buildStartupApp } from '../core/http/startup-app';
 import { StartupGate } from '../core/startup/startup-gate';
+import { peekDataDir } from '../core/startup/peek-data-dir';
 import { keyfileProvider } from '../core/vault/keyfile-provider';
 import type { FastifyInstance } from 'fastify';
 import { headlessKeyProvider, resolveDataDir } from './config';
@@ -72,6 +73,11 @@ async function main(): Promise<void> {
   };
 
   if (!rendererDir) {
+    // Without the browser's first-run screen there is nobody to set the directory up: opening it
+    // would create its vault (a key file), fixing its protection before `titular init` chose it.
+    if (peekDataDir(dataDir).organization === null) {
+      throw new Error(`no Titular data in ${dataDir}: run \`titular init\` first (or serve --ui to set it up in the browser)`);
+    }
     app = serveCore(openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir), synchronous }));
   } else {
     // Browser mode: the startup gate opens the core at once when it can (key file, or
@@ -131,10 +137,6 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ host: '127.0.0.1', port });
   if (sessions) sessions.settingsHost.listeningPort = Number(new URL(address).port);
-  const core = titular as Titular | null;
-  if (core && !core.users.organization()) {
-    process.stdout.write('Warning: this data directory is not initialized yet; run `titular init` first\n');
-  }
   process.stdout.write(`Titular API listening on ${address} (data: ${dataDir})\n`);
   if (gateApp) process.stdout.write('Titular is locked or not set up yet: open the URL below to continue\n');
   if (token) process.stdout.write(`Open Titular in your browser: ${address}/#session=${token}\n`);

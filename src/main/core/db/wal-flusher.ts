@@ -34,7 +34,7 @@ export class WalFlusher {
     this.#inFlight = true;
     fdatasync(fd, (error) => {
       this.#inFlight = false;
-      for (const retired of this.#retired.splice(0)) closeSync(retired);
+      for (const retired of this.#retired.splice(0)) closeQuietly(retired);
       if (this.#closed) this.#release();
       done(error);
     });
@@ -58,7 +58,8 @@ export class WalFlusher {
       if (onDisk && identity(onDisk) === this.#identity) return this.#fd;
       this.#release();
     }
-    const fd = openSync(this.walFile, 'r');
+    // Read-write: on Windows, flushing a read-only handle fails (FlushFileBuffers needs write access).
+    const fd = openSync(this.walFile, 'r+');
     this.#fd = fd;
     this.#identity = identity(fstatSync(fd));
     return fd;
@@ -69,11 +70,20 @@ export class WalFlusher {
     // Never while a flush runs on it: the number could be reused by another file before the flush
     // reaches it. Such a descriptor is closed when that flush ends.
     if (this.#inFlight) this.#retired.push(this.#fd);
-    else closeSync(this.#fd);
+    else closeQuietly(this.#fd);
     this.#fd = null;
   }
 }
 
 function identity(stats: { dev: number; ino: number }): string {
   return `${stats.dev}:${stats.ino}`;
+}
+
+/** The flush's outcome, not a failed close of a descriptor it no longer needs, is what writes wait for. */
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // nothing to do: the descriptor is gone either way
+  }
 }

@@ -105,7 +105,13 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
 
   app.setErrorHandler((error: FastifyError | TitularError, request, reply) => {
     // On a lookup route the key was admitted as last read: a refusal outranks any error (authorize.ts).
-    if (refusedOnConfirm(request, reply)) return reply;
+    // A key that cannot be checked (the database failing) gets no other answer than GE500.
+    try {
+      if (refusedOnConfirm(request, reply)) return reply;
+    } catch (confirmError) {
+      options.log?.(`error ${request.id} confirming the key: ${confirmError instanceof Error ? confirmError.message : String(confirmError)}`);
+      return sendError(reply, 500, 'GE500', 'Internal error; quote the request_id to support');
+    }
     if (error instanceof TitularError) {
       return sendError(reply, error.status, error.code, error.message, error.extras);
     }
