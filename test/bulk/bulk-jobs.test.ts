@@ -12,6 +12,7 @@ import { checkLedgerInvariants } from '../support/invariants';
 import { breakCheckDigit } from '../support/directory-data';
 import { bulkList, csvCells, generateDirectory, spaced } from './bulk-data';
 import { BulkJobStore } from '../../src/main/core/bulk/bulk-jobs';
+import { BulkAlreadyCompleted } from '../../src/main/core/bulk/bulk-service';
 
 let f: Fixture;
 const directory = generateDirectory(300);
@@ -102,10 +103,17 @@ describe('a bulk job', () => {
     // Once completed, the same input makes a new job, and says which one completed before.
     f.addCredits('cbu', 100);
     await f.titular.bulk.run(f.orgId, first.job.id);
-    expect(f.titular.bulk.previousJobs({ orgId: f.orgId, userId: f.adminId, product: 'cbu', content })).toMatchObject({
-      unfinished: null,
-      completed: { id: first.job.id },
-    });
+    // Asked to refuse a completed input (the CLI without --again): refused, and no job is created.
+    const jobsBefore = sqlite().prepare('SELECT COUNT(*) FROM bulk_jobs').pluck().get();
+    let refused: unknown;
+    try {
+      f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'a.txt', content, refuseCompleted: true });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(BulkAlreadyCompleted);
+    expect((refused as BulkAlreadyCompleted).completed.id).toBe(first.job.id);
+    expect(sqlite().prepare('SELECT COUNT(*) FROM bulk_jobs').pluck().get()).toBe(jobsBefore);
     const third = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'a.txt', content });
     expect(third).toMatchObject({ resumed: false, completedBefore: { id: first.job.id } });
     expect(third.job.id).not.toBe(first.job.id);

@@ -20,6 +20,20 @@ export interface PrepareInput {
   product: ProductSlug;
   name: string;
   content: string;
+  /**
+   * Refuse (BulkAlreadyCompleted) instead of starting a new job when the same input's last job
+   * completed and none is unfinished: the CLI without --again. Decided under the write lock, so a
+   * job another process completes meanwhile is not followed by a second, charged one.
+   */
+  refuseCompleted?: boolean;
+}
+
+/** The input was looked up already (its job completed) and the caller asked not to charge it again. */
+export class BulkAlreadyCompleted extends Error {
+  override name = 'BulkAlreadyCompleted';
+  constructor(readonly completed: BulkJobView) {
+    super(`this input was already looked up in job ${completed.id}`);
+  }
 }
 
 export interface PrepareResult {
@@ -48,13 +62,6 @@ export class BulkService {
   }
 
   /** Earlier jobs of the same input, user and product: the one a run would resume, and the last completed one. */
-  previousJobs(input: Omit<PrepareInput, 'name'>): { unfinished: BulkJobView | null; completed: BulkJobView | null } {
-    const inputHash = bulkInputHash(input.product, input.content);
-    const unfinished = this.store.findUnfinished(input.orgId, input.userId, input.product, inputHash);
-    const completed = this.store.findCompleted(input.orgId, input.userId, input.product, inputHash);
-    return { unfinished: unfinished && this.#view(unfinished), completed: completed && this.#view(completed) };
-  }
-
   /** Finds the unfinished job of this input (same user and product), or creates one. */
   prepare(input: PrepareInput): PrepareResult {
     const inputHash = bulkInputHash(input.product, input.content);
@@ -78,6 +85,7 @@ export class BulkService {
     const unfinished = this.store.findUnfinished(input.orgId, input.userId, input.product, inputHash);
     if (unfinished) return { job: this.#view(unfinished), resumed: true, completedBefore: null };
     const completed = this.store.findCompleted(input.orgId, input.userId, input.product, inputHash);
+    if (completed && input.refuseCompleted) throw new BulkAlreadyCompleted(this.#view(completed));
     // A key pasted as the job's name is stored masked, like one pasted as an identifier.
     const name = maskKeys(input.name.trim()).slice(0, 200) || 'pasted list';
     const job = this.store.create({ orgId: input.orgId, userId: input.userId, product: input.product, name, inputHash, parsed, now: Date.now() });

@@ -11,6 +11,7 @@ import type { BulkJobView } from '../../../shared/api/bulk';
 import type { BulkRunResult } from '../../core/bulk/bulk-runner';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../core/bulk/bulk-runner';
 import { BULK_CSV_COLUMNS } from '../../core/bulk/bulk-export';
+import { BulkAlreadyCompleted } from '../../core/bulk/bulk-service';
 import { UsageError, booleanOption, oneOf, stringOption, wholeNumber } from './args';
 import { CliError, userByEmail, type CommandSpec, type SessionContext } from './context';
 import { ProgressReporter, count, progressText } from './bulk-progress-bar';
@@ -184,16 +185,18 @@ export const bulkCommands: CommandSpec[] = [
       concurrencyOption(ctx);
       const content = readInputText(file);
       const input = { orgId: ctx.org.id, userId: user.id, product, name: path.basename(file), content };
-      const previous = ctx.titular.bulk.previousJobs(input);
-      if (!previous.unfinished && previous.completed && !booleanOption(ctx.values, 'again')) {
+      let prepared;
+      try {
         // Running a finished file again by accident would charge every identifier again.
-        const before = previous.completed;
+        prepared = ctx.titular.bulk.prepare({ ...input, refuseCompleted: !booleanOption(ctx.values, 'again') });
+      } catch (error) {
+        if (!(error instanceof BulkAlreadyCompleted)) throw error;
+        const before = error.completed;
         throw new CliError(
           `${file} was already looked up in job ${before.id} (completed ${before.finishedAt?.slice(0, 16).replace('T', ' ')} UTC, ` +
             `${count(before.progress.charged)} credits). Its results: titular bulk export ${before.id}. To look it up again and be charged again, pass --again.`,
         );
       }
-      const prepared = ctx.titular.bulk.prepare(input);
       const { job } = prepared;
       if (!ctx.out.json) {
         ctx.out.line(`${prepared.resumed ? 'Resuming' : 'Bulk'} job ${job.id}: ${job.name} (${job.product}, as ${job.user.email})`);
