@@ -61,7 +61,6 @@ export class BulkService {
     this.#createOnce = sqlite.transaction((input) => this.#createUnlessUnfinished(input));
   }
 
-  /** Earlier jobs of the same input, user and product: the one a run would resume, and the last completed one. */
   /** Finds the unfinished job of this input (same user and product), or creates one. */
   prepare(input: PrepareInput): PrepareResult {
     const inputHash = bulkInputHash(input.product, input.content);
