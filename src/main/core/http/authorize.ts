@@ -69,8 +69,12 @@ export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
       const secret = bearer(request.headers.authorization);
       const keyHash = secret ? hashKey(secret) : null;
       let key = keyHash && requirement.speculative ? keys.speculate(keyHash, now) : null;
-      if (key && refusal(key, requirement, peer)) key = null;
-      if (!key && keyHash) key = keys.confirm(keyHash, now);
+      let refused = key ? refusal(key, requirement, peer) : null;
+      if (!key || refused) {
+        // Not cached, or refused as last read: read again (a refusal is decided on a checked key only).
+        key = keyHash ? keys.confirm(keyHash, now) : null;
+        refused = key ? refusal(key, requirement, peer) : null;
+      }
       if (!key) {
         const failures = limiter.take(`auth-failure:${peer}`, AUTH_FAILURE_BURST, AUTH_FAILURE_PER_SECOND, now);
         if (!failures.allowed) {
@@ -84,7 +88,6 @@ export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
         sendError(reply, 401, 'UNAUTHORIZED', message);
         return;
       }
-      const refused = refusal(key, requirement, peer);
       if (refused) {
         sendError(reply, refused.status, refused.code, refused.message);
         return;
@@ -107,8 +110,8 @@ export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
 }
 
 /**
- * For an answer of a speculative route that no lookup transaction confirmed (an error before the
- * lookup ran): sends the key's refusal instead, when it has one, and says whether it did.
+ * For an error answer of a speculative route (server.ts's error handler: an error before or instead
+ * of the lookup's transaction): sends the key's refusal instead, when it has one, and says whether it did.
  */
 export function refusedOnConfirm(request: FastifyRequest, reply: FastifyReply): boolean {
   return sendRefusal(reply, request.confirmKey?.(Date.now()) ?? null);

@@ -260,13 +260,13 @@ export class ApiKeys {
   }
 
   /**
-   * As `confirm`, but a key read before is trusted without reading data_version: for a lookup, which
-   * confirms its key inside the transaction that records it (write-invalidated-cache.ts). It keeps
-   * the key's SHA-256 for that, not the secret.
+   * The key as last read, trusted without reading data_version, or null when none is cached (the
+   * caller then uses `confirm`): for a lookup, which confirms its key inside the transaction that
+   * records it (write-invalidated-cache.ts), by the key's SHA-256, not the secret.
    */
   speculate(keyHash: string, now: number): AuthenticatedKey | null {
     const cached = this.#byHashCache.peek(keyHash);
-    return cached ? this.#unexpired(cached, now) : this.confirm(keyHash, now);
+    return cached ? this.#unexpired(cached, now) : null;
   }
 
   /** The key with this SHA-256, checked against the database as this run (or transaction) sees it. */

@@ -3,9 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Titular } from '../../titular';
 import type { LookupAnswer, LookupContext } from '../../lookup/lookup-service';
 import { IdempotencyStore } from '../../lookup/idempotency';
-import { TitularError } from '../../errors';
-import { refusedOnConfirm, type Authorize } from '../authorize';
-import { sendError } from '../error-reply';
+import { TitularError, invalidParameter } from '../../errors';
+import type { Authorize } from '../authorize';
 
 export function registerLookupRoutes(app: FastifyInstance, titular: Titular, authorize: Authorize): void {
   // Speculative: the key is confirmed inside the transaction that records the lookup (authorize.ts).
@@ -20,16 +19,14 @@ export function registerLookupRoutes(app: FastifyInstance, titular: Titular, aut
   });
 
   app.post('/api/v1/lookup', cbuLookup, async (request, reply) => {
-    const body = objectBody(request, reply);
-    if (!body) return reply;
+    const body = objectBody(request);
     const input = { identifier: body.identifier, type: body.type };
     const ctx = context(request, ['POST', '/api/v1/lookup', input.identifier ?? null, input.type ?? null]);
     return send(reply, await titular.lookups.lookupAccount(ctx, input));
   });
 
   app.post('/api/v1/credit/lookup', creditLookup, async (request, reply) => {
-    const body = objectBody(request, reply);
-    if (!body) return reply;
+    const body = objectBody(request);
     const input = { tax_id: body.tax_id };
     const ctx = context(request, ['POST', '/api/v1/credit/lookup', input.tax_id ?? null]);
     return send(reply, await titular.lookups.lookupCreditReport(ctx, input));
@@ -63,14 +60,14 @@ function confirmer(request: FastifyRequest): (() => void) | undefined {
   };
 }
 
-/** POST bodies must be JSON objects; anything else is a malformed request, not a lookup (no charge). */
-function objectBody(request: FastifyRequest, reply: FastifyReply): Record<string, unknown> | null {
+/**
+ * POST bodies must be JSON objects; anything else is a malformed request, not a lookup (no charge).
+ * Thrown, so that the error handler answers it like every error: after the key is confirmed.
+ */
+function objectBody(request: FastifyRequest): Record<string, unknown> {
   // No body at all is a lookup with missing fields (PA006); `null`, arrays and scalars are malformed.
   const body = request.body === undefined ? {} : request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    if (!refusedOnConfirm(request, reply)) sendError(reply, 400, 'INVALID_PARAMETER', 'The request body must be a JSON object');
-    return null;
-  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidParameter('The request body must be a JSON object');
   return body as Record<string, unknown>;
 }
 
