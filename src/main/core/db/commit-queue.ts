@@ -11,12 +11,11 @@
 //
 // Durable mode (a connection opened with synchronous=FULL): SQLite would fsync the WAL inside
 // COMMIT, blocking the event loop for milliseconds per batch. Instead the group transaction commits
-// with synchronous=NORMAL and the WAL is then flushed with fdatasync on libuv's thread pool (see
-// wal-flusher.ts); the
-// writes' promises resolve only after that flush. Writes queued while one flush runs are committed
-// together when it ends and covered by the next, so under load one fsync covers many answers and
-// the event loop never waits on the disk. Every other write on the connection keeps SQLite's own
-// FULL behaviour.
+// with synchronous=NORMAL and the WAL is then flushed with fdatasync on libuv's thread pool
+// (wal-flusher.ts); the writes' promises resolve only after that flush. Writes queued while one
+// flush runs are committed together when it ends and covered by the next, so under load one fsync
+// covers many answers and the event loop never waits on the disk. Every other write on the
+// connection keeps SQLite's own FULL behaviour.
 import type Database from 'better-sqlite3';
 import { CHECKPOINT_INTERVAL_MS, checkpointNow, ensureCheckpointer, type CheckpointResult } from './wal-checkpointer';
 import { refreshDataVersion } from './write-invalidated-cache';
