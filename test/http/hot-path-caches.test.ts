@@ -267,3 +267,70 @@ describe('a key revoked elsewhere outranks the errors of a lookup that never rea
     expectError(await lookup(fx, secret), 401, 'UNAUTHORIZED');
   });
 });
+
+// The directory's answers are cached per account (db/write-invalidated-cache.ts): an import here
+// empties the cache, and so does any commit of another connection, seen at the latest inside the
+// transaction that resolves and records the lookup.
+describe('a directory account changed after it was looked up is answered as it is now', () => {
+  const holderOf = (res: { json: () => { data: { holders: { full_name: string }[] } } }) => res.json().data.holders.map((h) => h.full_name);
+  const aliasLookup = (fx: Fixture, secret: string, alias: string) =>
+    fx.app.inject({ method: 'GET', url: `/api/v1/lookup?identifier=${alias}&type=alias`, headers: auth(secret) });
+  const setHolder = (name: string) => (db: Database.Database) =>
+    db.prepare('UPDATE directory_accounts SET holders = json_set(holders, \'$[0].full_name\', ?) WHERE number = ?').run(name, DIR.individual.cbu);
+
+  it('a re-import in this process: the next lookup answers the new holder, by number and by alias', async () => {
+    const fx = await setup();
+    const { secret } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    expect(holderOf(await lookup(fx, secret))).toEqual(['Lucía Luna']);
+    expect(holderOf(await aliasLookup(fx, secret, DIR.individual.alias))).toEqual(['Lucía Luna']);
+    fx.importDirectory(
+      ['cbu,alias,account_type,currency,active,holder_name,holder_tax_id', `${DIR.individual.cbu},otro.alias.mar,CA,ARS,true,Lucía Luna de Sol,${DIR.individual.taxId}`].join('\n'),
+    );
+    expect(holderOf(await lookup(fx, secret))).toEqual(['Lucía Luna de Sol']);
+    // The alias moved with the re-import: the old one is no longer found (404 PA011, charged).
+    expectError(await aliasLookup(fx, secret, DIR.individual.alias), 404, 'PA011');
+    expect(holderOf(await aliasLookup(fx, secret, 'otro.alias.mar'))).toEqual(['Lucía Luna de Sol']);
+  });
+
+  it('an account missing here and imported by another process: 404 PA011, then 200', async () => {
+    const fx = await setup();
+    const { secret } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    const missing = () => fx.app.inject({ method: 'GET', url: `/api/v1/lookup?identifier=${DIR.missing.cbu}&type=cbu`, headers: auth(secret) });
+    expectError(await missing(), 404, 'PA011');
+    otherConnection(fx, (db) =>
+      db
+        .prepare("INSERT INTO directory_accounts (id, org_id, number, alias_key, alias, account_type, currency, active, holders, imported_at) SELECT 'x1', org_id, ?, NULL, NULL, 'CA', 'ARS', 1, holders, 0 FROM directory_accounts WHERE number = ?")
+        .run(DIR.missing.cbu, DIR.individual.cbu),
+    );
+    expect((await missing()).statusCode).toBe(200);
+  });
+
+  it('an account changed by another process while its lookup waits for the commit: answered and recorded as changed', async () => {
+    const fx = await setup();
+    const { secret } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    expect(holderOf(await lookup(fx, secret))).toEqual(['Lucía Luna']);
+    const commits = fx.titular.commits;
+    const enqueue = commits.enqueue.bind(commits);
+    commits.enqueue = ((write: () => unknown) => {
+      commits.enqueue = enqueue;
+      otherConnection(fx, setHolder('Lucía Cambiada'));
+      return enqueue(write);
+    }) as typeof commits.enqueue;
+    const res = await lookup(fx, secret);
+    expect(holderOf(res)).toEqual(['Lucía Cambiada']);
+    const stored = fx.titular.database.sqlite.prepare('SELECT response_data FROM lookups WHERE request_id = ?').get(res.json().request_id) as { response_data: string };
+    expect(JSON.parse(stored.response_data)).toEqual(res.json().data);
+  });
+
+  it('answers of a cached account are the same JSON as an uncached one, and its history rows store it whole', async () => {
+    const fx = await setup();
+    const { secret } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    const first = await lookup(fx, secret);
+    const second = await lookup(fx, secret);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(second.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(second.body).toBe(JSON.stringify({ ...first.json(), credits_remaining: 98, request_id: second.json().request_id }));
+    const rows = fx.titular.database.sqlite.prepare('SELECT response_data FROM lookups ORDER BY id').all() as { response_data: string }[];
+    expect(rows.map((r) => JSON.parse(r.response_data))).toEqual([first.json().data, second.json().data]);
+  });
+});

@@ -3,6 +3,8 @@
 import type Database from 'better-sqlite3';
 import type { LookupData } from '../../../shared/api/lookup';
 import { uuidv7 } from '../db/ids';
+import { WriteInvalidatedCache } from '../db/write-invalidated-cache';
+import { deepFreeze } from '../frozen-json';
 import { analyzeCbu } from '../../../shared/identifiers';
 import type { AuditLog } from '../audit/audit-log';
 import type { AccountQuery, AccountResolver, Resolution } from '../resolvers/resolver';
@@ -27,6 +29,10 @@ interface AccountRow {
   holders: string;
 }
 
+/** About 1 KB each; a larger directory is still served, from the database for what falls out. */
+const RESOLVED_CACHE_ENTRIES = 10_000;
+const NOT_FOUND: Resolution<LookupData> = deepFreeze({ found: false });
+
 export class Directory implements AccountResolver {
   readonly name = 'directory' as const;
   readonly #byNumber: Database.Statement<[string, string], AccountRow>;
@@ -35,6 +41,12 @@ export class Directory implements AccountResolver {
   readonly #deleteAliasClash: Database.Statement<[string, string, string]>;
   readonly #exists: Database.Statement<[string, string], { id: string }>;
   readonly #count: Database.Statement<[string], { n: number }>;
+  /**
+   * Resolutions by query, shared by every lookup of the same account (frozen). Emptied by this
+   * process's imports and by any commit of another connection (write-invalidated-cache.ts); read
+   * inside the group transaction, where that check costs nothing.
+   */
+  readonly #resolved: WriteInvalidatedCache<string, Resolution<LookupData>>;
 
   constructor(
     private readonly sqlite: Database.Database,
@@ -56,6 +68,7 @@ export class Directory implements AccountResolver {
     );
     this.#exists = sqlite.prepare('SELECT id FROM directory_accounts WHERE org_id = ? AND number = ?');
     this.#count = sqlite.prepare('SELECT COUNT(*) AS n FROM directory_accounts WHERE org_id = ?');
+    this.#resolved = new WriteInvalidatedCache(sqlite, RESOLVED_CACHE_ENTRIES);
   }
 
   async resolveAccount(query: AccountQuery): Promise<Resolution<LookupData>> {
@@ -64,8 +77,13 @@ export class Directory implements AccountResolver {
 
   /** Synchronous form (the directory is local): no promise on the hot path when not needed. */
   resolveAccountNow(query: AccountQuery): Resolution<LookupData> {
+    const key = query.kind === 'number' ? `n:${query.orgId}:${query.number}` : `a:${query.orgId}:${query.aliasKey}`;
+    return this.#resolved.get(key, () => this.#read(query))!;
+  }
+
+  #read(query: AccountQuery): Resolution<LookupData> {
     const row = query.kind === 'number' ? this.#byNumber.get(query.orgId, query.number) : this.#byAlias.get(query.orgId, query.aliasKey);
-    return row ? { found: true, data: toLookupData(row) } : { found: false };
+    return row ? deepFreeze({ found: true, data: toLookupData(row) }) : NOT_FOUND;
   }
 
   count(orgId: string): number {
@@ -110,6 +128,7 @@ export class Directory implements AccountResolver {
         details: { file: options.fileName ?? null, accounts: parsed.accounts.length, replaced, skippedRows: parsed.errors.length },
       });
     }).immediate();
+    this.#resolved.clear();
     return { imported: parsed.accounts.length, replaced, rows: parsed.rows, errors: parsed.errors, committed: true };
   }
 }

@@ -8,6 +8,7 @@ import type { KeyEnvironment } from '../keys/secrets';
 import type { LookupSource, LookupStatus, ProductSlug } from '../../../shared/api/common';
 import type { HistoryEntry, HistoryQuery, HistoryResponse } from '../../../shared/api/history';
 import type { BatchFolding } from '../db/commit-queue';
+import { jsonOf } from '../frozen-json';
 import { DAY_MS, DailyCounts, dayOf, type DayFilter } from './daily-counts';
 import { EARLIEST_MS, LATEST_MS, dayEnd, dayStart, locateFromNewest, locateFromOldest, splitRange, type Edge, type PageWindow, type Span } from './page-window';
 
@@ -96,7 +97,7 @@ export class History {
       r.errorCode,
       r.httpStatus,
       r.source,
-      JSON.stringify(r.responseData),
+      jsonOf(r.responseData),
       r.upstreamLatencyMs,
       r.creditConsumed,
       r.userId,
