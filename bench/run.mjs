@@ -1,8 +1,9 @@
 // The benchmark: `npm run bench [-- --duration 8 --connections 50 --skip-history --skip-cost]`.
 //
 // Builds out/ if its sources changed, seeds a data directory through the CLI, then, in one run:
-//   - a bare Fastify route answering a fixed body of a lookup answer's size (the baseline), run
-//     before and after every other run; each run's ratio is to the mean of the two around it,
+//   - a bare Fastify route answering a fixed body of a lookup answer's size (the baseline), sent the
+//     same requests as the directory lookups and run before and after every other run; each run's
+//     ratio is to the mean of the two around it (plus one reference run with a bare request),
 //   - directory lookups with a live key at synchronous=NORMAL, sandbox lookups, balance reads
 //     (GET /api/v1/balance), directory lookups at synchronous=FULL (every answer on disk before it
 //     is sent), and the group-commit floor (bench/floor-server.mjs: one INSERT per request committed
@@ -135,6 +136,7 @@ function load(name, options, pid, { quiet = false, seconds = duration } = {}) {
         latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
         requests: result.requests.total,
         non2xx: result.non2xx,
+        ...(result.non2xx > 0 ? { statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])) } : {}),
         errors: result.errors,
         timeouts: result.timeouts,
         serverCpuMicrosPerRequest: after ? perRequest(after.cpuMicros - before.cpuMicros) : null,
@@ -145,7 +147,7 @@ function load(name, options, pid, { quiet = false, seconds = duration } = {}) {
       if (!quiet) {
         process.stdout.write(
           `${name.padEnd(30)} ${String(summary.requestsPerSecond).padStart(7)} req/s  p50 ${summary.latencyMs.p50} ms  p99 ${summary.latencyMs.p99} ms  ` +
-            `non-2xx ${summary.non2xx}  errors ${summary.errors}` +
+            `non-2xx ${summary.non2xx}${summary.statusCodes ? ` ${JSON.stringify(summary.statusCodes)}` : ''}  errors ${summary.errors}` +
             `${after ? `  cpu ${summary.serverCpuMicrosPerRequest} µs/req (main thread ${summary.serverMainThreadCpuMicrosPerRequest})` : ''}` +
             `  autocannon ${summary.loadGeneratorCpuMicrosPerRequest} µs/req\n`,
         );
@@ -208,10 +210,17 @@ try {
   const liveKeys = newKeys('--scopes', 'lookup,balance,history');
   const sandboxKeys = newKeys('--scopes', 'lookup', '--sandbox');
   const live = liveKeys[0];
-  let turn = 0;
-  /** autocannon options: GET `pathOf()` with the keys taken in turn. */
-  const requestsWith = (keys, pathOf) => ({
-    requests: [{ setupRequest: (request) => ({ ...request, path: pathOf(), headers: { ...request.headers, authorization: `Bearer ${keys[turn++ % keys.length]}` } }) }],
+  /**
+   * autocannon options: GET each of `paths` with the keys taken in turn. Built once: autocannon
+   * rebuilds a request with a setupRequest function on every send, about 6 µs of the cores the
+   * server runs on, which the baseline's fixed request never paid.
+   */
+  const requestsWith = (keys, paths) => ({
+    requests: Array.from({ length: Math.max(keys.length, paths.length) }, (_, i) => ({
+      method: 'GET',
+      path: paths[i % paths.length],
+      headers: { authorization: `Bearer ${keys[i % keys.length]}` },
+    })),
   });
   // The most one purchase may add; far more than a run can spend, so no 402 spoils it.
   cli('credits', 'add', '--product', 'cbu', '--amount', '100000000');
@@ -224,8 +233,7 @@ try {
   freshCli('init', '--org', 'Fresh', '--admin-name', 'Fresh Admin', '--admin-email', 'fresh@titular.test');
   const freshKey = JSON.parse(freshCli('keys', 'create', '--product', 'cbu', '--scopes', 'balance', '--json')).key;
 
-  let next = 0;
-  const directoryRequests = requestsWith(liveKeys, () => `/api/v1/lookup?identifier=${numbers[next++ % numbers.length]}&type=cbu`);
+  const directoryRequests = requestsWith(liveKeys, numbers.map((number) => `/api/v1/lookup?identifier=${number}&type=cbu`));
 
   // synchronous=NORMAL server: directory and sandbox lookups.
   const normal = await start(SERVE, ['--port', '0', '--data-dir', dataDir, '--synchronous', 'NORMAL']);
@@ -239,24 +247,30 @@ try {
   const baselineCheck = await (await fetch(`${baseline.url}/api/v1/lookup`)).text();
   if (Buffer.byteLength(baselineCheck) !== sampleSize) throw new Error(`baseline body is ${Buffer.byteLength(baselineCheck)} bytes, not ${sampleSize}`);
 
-  await load('warm-up baseline', { url: `${baseline.url}/api/v1/lookup` }, null, { quiet: true, seconds: WARMUP_SECONDS });
+  // The baseline gets the very requests the directory runs send (paths with their query strings, and
+  // the keys' Authorization headers), so that the ratio measures what Titular's route adds, not the
+  // cost of parsing and of sending a longer request, which a bare route would pay too. One run with
+  // the bare request (GET /api/v1/lookup, nothing else) is kept as a reference.
+  const baselineRequests = { url: baseline.url, ...directoryRequests };
+  await load('warm-up baseline', baselineRequests, null, { quiet: true, seconds: WARMUP_SECONDS });
   await load('warm-up lookups', { url: normal.url, ...directoryRequests }, null, { quiet: true, seconds: WARMUP_SECONDS });
 
   // The machine's speed drifts by tens of percent within minutes, so every run is bracketed by runs
   // of the baseline and compared with the mean of the two around it, not with one far away.
   const runs = {};
   const baselineRuns = [];
-  const runBaseline = async () => baselineRuns.push(await load(`baseline (bare Fastify) #${baselineRuns.length + 1}`, { url: `${baseline.url}/api/v1/lookup` }, baseline.child.pid));
+  const runBaseline = async () => baselineRuns.push(await load(`baseline (bare Fastify) #${baselineRuns.length + 1}`, baselineRequests, baseline.child.pid));
   const bracketed = async (key, name, options, pid) => {
     const before = baselineRuns.at(-1);
     runs[key] = await load(name, options, pid);
     await runBaseline();
     runs[key].baselineRequestsPerSecondAround = Math.round((before.requestsPerSecond + baselineRuns.at(-1).requestsPerSecond) / 2);
   };
+  const bareRequestBaseline = await load('baseline, bare request (reference)', { url: `${baseline.url}/api/v1/lookup` }, baseline.child.pid);
   await runBaseline();
   await bracketed('directoryNormal', 'directory lookups NORMAL', { url: normal.url, ...directoryRequests }, normal.child.pid);
-  await bracketed('sandbox', 'sandbox lookups', { url: normal.url, ...requestsWith(sandboxKeys, () => '/api/v1/lookup?identifier=0110001300000012345674&type=cbu') }, normal.child.pid);
-  await bracketed('balance', 'balance reads', { url: normal.url, ...requestsWith(liveKeys, () => '/api/v1/balance') }, normal.child.pid);
+  await bracketed('sandbox', 'sandbox lookups', { url: normal.url, ...requestsWith(sandboxKeys, ['/api/v1/lookup?identifier=0110001300000012345674&type=cbu']) }, normal.child.pid);
+  await bracketed('balance', 'balance reads', { url: normal.url, ...requestsWith(liveKeys, ['/api/v1/balance']) }, normal.child.pid);
   const normalPeakRssMiB = round1(procStats(normal.child.pid).peakRssMiB);
   await stop(normal);
 
@@ -303,7 +317,7 @@ try {
   // so a run's rate ratio stays near the inverse of this one: its main thread's CPU per request over
   // the baseline's.
   const baselineMainCpu = baselineRuns.reduce((sum, r) => sum + r.serverMainThreadCpuMicrosPerRequest, 0) / baselineRuns.length;
-  const results = [...baselineRuns, ...measured].map((r) => ({
+  const results = [bareRequestBaseline, ...baselineRuns, ...measured].map((r) => ({
     ...r,
     ratioToBaseline: ratio(r),
     mainThreadCpuToBaseline: Number((r.serverMainThreadCpuMicrosPerRequest / baselineMainCpu).toFixed(2)),
@@ -324,6 +338,8 @@ try {
     settings: { durationSeconds: duration, connections, directoryAccounts: accounts, responseBytes: sampleSize, coldStartRuns: coldRuns },
     baselineRequestsPerSecond: baselineRps,
     baselineRequestsPerSecondRange: [Math.min(...baselineRuns.map((r) => r.requestsPerSecond)), Math.max(...baselineRuns.map((r) => r.requestsPerSecond))],
+    // The baseline as runs before this one measured it: a bare GET /api/v1/lookup, no query string or key.
+    bareRequestBaselineRequestsPerSecond: bareRequestBaseline.requestsPerSecond,
     ratios: {
       directoryNormal: ratio(runs.directoryNormal),
       sandbox: ratio(runs.sandbox),
@@ -333,6 +349,10 @@ try {
       // over this one is the share of the floor's speed that the contract's work per lookup leaves.
       floorFull: ratio(runs.floorFull),
     },
+    // For comparison with earlier reports only: the same runs over the one bare-request baseline run.
+    ratiosToBareRequestBaseline: Object.fromEntries(
+      Object.entries(runs).map(([key, r]) => [key, Number((r.requestsPerSecond / bareRequestBaseline.requestsPerSecond).toFixed(3))]),
+    ),
     results,
     memory: { idleRssMiB, peakRssMiB: { normal: normalPeakRssMiB, full: fullPeakRssMiB }, underLoadRssMiB: { normal: runs.directoryNormal.serverRssMiBUnderLoad, full: runs.directoryFull.serverRssMiBUnderLoad } },
     coldStart,
