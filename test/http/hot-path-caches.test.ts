@@ -334,3 +334,28 @@ describe('a directory account changed after it was looked up is answered as it i
     expect(rows.map((r) => JSON.parse(r.response_data))).toEqual([first.json().data, second.json().data]);
   });
 });
+
+// GET /api/v1/balance answers from rows cached per organization: emptied by every charge and
+// purchase of this process and by any commit of another connection.
+describe('a balance read after a change answers the change', () => {
+  const balanceOf = async (fx: Fixture, secret: string) => {
+    const res = await fx.app.inject({ method: 'GET', url: '/api/v1/balance', headers: auth(secret) });
+    expect(res.statusCode).toBe(200);
+    return (res.json().balances as { productSlug: string; balance: number; totalPurchased: number; totalConsumed: number }[]).find((b) => b.productSlug === 'cbu')!;
+  };
+
+  it('a lookup charged here, a purchase here, a purchase and a charge by another process', async () => {
+    const fx = await setup(10);
+    const { secret } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    expect(await balanceOf(fx, secret)).toMatchObject({ balance: 10, totalConsumed: 0 });
+    expect(await balanceOf(fx, secret)).toMatchObject({ balance: 10 });
+    expect((await lookup(fx, secret)).statusCode).toBe(200);
+    expect(await balanceOf(fx, secret)).toMatchObject({ balance: 9, totalConsumed: 1 });
+    fx.addCredits('cbu', 5);
+    expect(await balanceOf(fx, secret)).toMatchObject({ balance: 14, totalPurchased: 15 });
+    otherConnection(fx, (db) => db.prepare("UPDATE credit_balances SET balance = balance + 100, total_purchased = total_purchased + 100 WHERE product = 'cbu'").run());
+    expect(await balanceOf(fx, secret)).toMatchObject({ balance: 114, totalPurchased: 115 });
+    otherConnection(fx, (db) => db.prepare("UPDATE credit_balances SET balance = balance - 1, total_consumed = total_consumed + 1 WHERE product = 'cbu'").run());
+    expect(await balanceOf(fx, secret)).toMatchObject({ balance: 113, totalConsumed: 2 });
+  });
+});

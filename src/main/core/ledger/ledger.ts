@@ -7,6 +7,8 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { BatchFolding } from '../db/commit-queue';
 import type { Db } from '../db/open';
 import { uuidv7 } from '../db/ids';
+import { WriteInvalidatedCache } from '../db/write-invalidated-cache';
+import { deepFreeze } from '../frozen-json';
 import { creditBalances, creditLedger } from '../db/schema';
 import { invalidParameter } from '../errors';
 import { PRODUCT_NAMES, type ProductSlug } from '../../../shared/api/common';
@@ -48,12 +50,18 @@ export class Ledger implements BatchFolding {
   /** Balances charged in the group-committed batch being written; null outside one (see begin()). */
   #folded: Map<string, FoldedBalance> | null = null;
   readonly #insertConsumption: Database.Statement<[string, string, string, string, string | null, number]>;
+  /**
+   * GET /api/v1/balance's rows per organization, as last read outside any transaction. Emptied by
+   * every balance change this process makes (charges, purchases) and by any commit of another
+   * connection (data_version, read once per request with the key check).
+   */
+  readonly #balancesCache: WriteInvalidatedCache<string, BalanceEntry[]>;
   /** The balance after this process's last charge, per organization and product (see hasCredit). */
   readonly #lastCharged = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
-    sqlite: Database.Database,
+    private readonly sqlite: Database.Database,
     private readonly audit: AuditLog,
   ) {
     // Hot path of every lookup: raw prepared statements.
@@ -70,6 +78,7 @@ export class Ledger implements BatchFolding {
     this.#debitMany = sqlite.prepare(
       'UPDATE credit_balances SET balance = balance - ?, total_consumed = total_consumed + ? WHERE org_id = ? AND product = ? AND balance = ?',
     );
+    this.#balancesCache = new WriteInvalidatedCache(sqlite, 1_000);
     this.#insertConsumption = sqlite.prepare(
       "INSERT INTO credit_ledger (id, org_id, product, kind, amount, lookup_id, user_id, created_at) VALUES (?, ?, ?, 'consumption', -1, ?, ?, ?)",
     );
@@ -98,6 +107,7 @@ export class Ledger implements BatchFolding {
    */
   consumeOne(orgId: string, product: ProductSlug, lookupId: string, userId: string | null, now: number): number | null {
     const key = `${orgId}:${product}`;
+    this.#balancesCache.clear();
     let after: number | null;
     if (this.#folded) {
       // Inside a batch's write transaction: no other writer can move the balance until it commits,
@@ -153,6 +163,7 @@ export class Ledger implements BatchFolding {
     if (reference && reference.length > 200) throw invalidParameter('reference must have at most 200 characters');
     // IMMEDIATE: the CLI adds credits while the server commits lookups; a deferred transaction that
     // read first could fail with SQLITE_BUSY_SNAPSHOT.
+    this.#balancesCache.clear();
     return this.db.transaction((tx) => {
       if (reference) {
         const existing = tx
@@ -192,6 +203,12 @@ export class Ledger implements BatchFolding {
   }
 
   balances(orgId: string): BalanceEntry[] {
+    // Inside a transaction the rows may be uncommitted: read, never cache.
+    if (this.sqlite.inTransaction) return this.#readBalances(orgId);
+    return this.#balancesCache.get(orgId, () => deepFreeze(this.#readBalances(orgId)))!;
+  }
+
+  #readBalances(orgId: string): BalanceEntry[] {
     const rows = this.#balancesOf.all(orgId);
     return (['cbu', 'informes'] as const).map((slug) => {
       const row = rows.find((r) => r.product === slug);
