@@ -100,6 +100,26 @@ describe('channels', () => {
     expect(daily.body.value.days.at(-1)).toEqual({ date: today, consumed: (await call('balance.get', {})).body.value.balances[0].totalConsumed });
   });
 
+  it('balance.get waits, like GET /api/v1/balance, until what it read is on disk (synchronous=FULL)', async () => {
+    const commits = f.titular.commits;
+    const settled = commits.settled.bind(commits);
+    let release = () => {};
+    commits.settled = () => new Promise<void>((resolve) => (release = resolve));
+    try {
+      let answered = false;
+      const pending = call('balance.get', {}).then((res) => {
+        answered = true;
+        return res;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(answered).toBe(false);
+      release();
+      expect((await pending).body.ok).toBe(true);
+    } finally {
+      commits.settled = settled;
+    }
+  });
+
   it('history filters and CSV export', async () => {
     const errors = await call('history.list', { page: 1, per_page: 50, status: 'ERROR' });
     expect(errors.body.value.data.every((e: { status: string }) => e.status === 'ERROR')).toBe(true);

@@ -53,7 +53,12 @@ const handlers: { [C in Channel]: Handler<C> } = {
     return { status: answer.status, body: answer.body } as ChannelOutput<'lookup.creditReport'>;
   },
 
-  'balance.get': (titular, user) => ({ balances: titular.ledger.balances(user.orgId) }),
+  'balance.get': async (titular, user) => {
+    const balances = titular.ledger.balances(user.orgId);
+    // As GET /api/v1/balance: with synchronous=FULL, no balance shows a charge not yet on disk.
+    await titular.commits.settled();
+    return { balances };
+  },
 
   'balance.dailyConsumption': (titular, user, input) => {
     const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
