@@ -1,5 +1,5 @@
 // JSON text of values that are shared and never change (an account the directory cache hands to
-// every lookup of it): serialized once, not once per history row.
+// every lookup of it): serialized once, not once per history row and answer.
 
 /** Values frozen by deepFreeze, with their JSON text once asked for (null until then). */
 const frozen = new WeakMap<object, string | null>();
