@@ -39,6 +39,17 @@ function otherConnection(fx: Fixture, run: (db: Database.Database) => void): voi
   }
 }
 
+/** Runs `change` (from another connection) after the next lookup is admitted and before it is recorded. */
+function beforeNextCommit(fx: Fixture, change: (db: Database.Database) => void): void {
+  const commits = fx.titular.commits;
+  const enqueue = commits.enqueue.bind(commits);
+  commits.enqueue = ((write: () => unknown) => {
+    commits.enqueue = enqueue;
+    otherConnection(fx, change);
+    return enqueue(write);
+  }) as typeof commits.enqueue;
+}
+
 const historyRows = (fx: Fixture) => (fx.titular.database.sqlite.prepare('SELECT COUNT(*) AS n FROM lookups').get() as { n: number }).n;
 
 describe('key changes made by another connection apply to the next request, even for a key in use', () => {
@@ -157,17 +168,6 @@ describe('the credit pre-check after this process has charged', () => {
 // another connection in the gap between admission and that transaction, by hooking the commit
 // queue, which is where a lookup waits for its group commit.
 describe('a lookup admitted on its key as last read confirms it in the transaction that records it', () => {
-  /** Runs `change` (from another connection) after the next lookup is admitted and before it is recorded. */
-  function beforeNextCommit(fx: Fixture, change: (db: Database.Database) => void): void {
-    const commits = fx.titular.commits;
-    const enqueue = commits.enqueue.bind(commits);
-    commits.enqueue = ((write: () => unknown) => {
-      commits.enqueue = enqueue;
-      otherConnection(fx, change);
-      return enqueue(write);
-    }) as typeof commits.enqueue;
-  }
-
   it('a key revoked elsewhere while its lookup waits for the commit: 401, nothing charged or recorded', async () => {
     const fx = await setup();
     const { secret, id } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
@@ -309,13 +309,7 @@ describe('a directory account changed after it was looked up is answered as it i
     const fx = await setup();
     const { secret } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
     expect(holderOf(await lookup(fx, secret))).toEqual(['Lucía Luna']);
-    const commits = fx.titular.commits;
-    const enqueue = commits.enqueue.bind(commits);
-    commits.enqueue = ((write: () => unknown) => {
-      commits.enqueue = enqueue;
-      otherConnection(fx, setHolder('Lucía Cambiada'));
-      return enqueue(write);
-    }) as typeof commits.enqueue;
+    beforeNextCommit(fx, setHolder('Lucía Cambiada'));
     const res = await lookup(fx, secret);
     expect(holderOf(res)).toEqual(['Lucía Cambiada']);
     const stored = fx.titular.database.sqlite.prepare('SELECT response_data FROM lookups WHERE request_id = ?').get(res.json().request_id) as { response_data: string };
