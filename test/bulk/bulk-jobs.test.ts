@@ -119,6 +119,27 @@ describe('a bulk job', () => {
     expect(third.job.id).not.toBe(first.job.id);
   });
 
+  it('a job found unfinished, then completed by another process before this one runs it: completed, nothing looked up or charged again', async () => {
+    f.addCredits('cbu', 100);
+    const content = bulkList(directory.numbers.slice(0, 20)).text;
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'r.txt', content, refuseCompleted: true });
+    const other = openTitular({ dataDir: f.dataDir, keyProvider: headlessKeyProvider(f.dataDir, {}) });
+    try {
+      const joined = other.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'r.txt', content, refuseCompleted: true });
+      expect(joined).toMatchObject({ resumed: true, job: { id: job.id } });
+      expect((await other.bulk.run(f.orgId, job.id)).end).toBe('completed');
+    } finally {
+      other.close();
+    }
+    const charged = consumptions();
+    const late = await f.titular.bulk.run(f.orgId, job.id, { joined: true });
+    expect(late).toMatchObject({ end: 'completed', lookedUp: 0, progress: { total: 20, done: 20, charged: 20 } });
+    expect(consumptions()).toBe(charged);
+    // Not joined (`titular bulk resume` of a completed job): refused.
+    await expect(async () => f.titular.bulk.run(f.orgId, job.id)).rejects.toThrow(/is completed; it cannot be run again/);
+    expectEachItemOnce(job.id);
+  });
+
   it('stops cleanly at 0 credits with the remainder reported, and a resume after a purchase finishes without charging twice', async () => {
     f.addCredits('cbu', 37);
     const list = bulkList(directory.numbers.slice(0, 120), { repeatEvery: 3 });

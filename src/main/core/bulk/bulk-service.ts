@@ -109,11 +109,18 @@ export class BulkService {
 
   /**
    * Runs the job's pending items and resolves when the run ends (completed, out of credits, paused
-   * or cancelled). `signal` pauses it (the CLI's Ctrl-C).
+   * or cancelled). `signal` pauses it (the CLI's Ctrl-C). `joined`: the job comes from `prepare`
+   * just now, so one that another process completed since ends this run as completed, not refused.
    */
-  run(orgId: string, id: string, options: BulkRunOptions & { signal?: AbortSignal } = {}): Promise<BulkRunResult> {
+  run(orgId: string, id: string, options: BulkRunOptions & { signal?: AbortSignal; joined?: boolean } = {}): Promise<BulkRunResult> {
     const job = this.#require(orgId, id);
     if (this.#active.has(job.id)) throw invalidParameter(`Bulk job ${job.id} is already running`);
+    if (options.joined && job.status === 'completed') {
+      // The caller had just found the job unfinished (prepare) and other processes ran it to the end
+      // meanwhile: that end is this run's too, with nothing left for it to look up.
+      const progress = progressOf(job.total_items, this.store.counts(job.id), null);
+      return Promise.resolve({ jobId: job.id, end: 'completed', progress, lookedUp: 0, error: null, durationMs: 0 });
+    }
     if (!RESUMABLE_STATUSES.includes(job.status)) throw invalidParameter(`Bulk job ${job.id} is ${job.status}; it cannot be run again`);
     const runner = new BulkRunner({ store: this.store, lookups: this.lookups }, job, options);
     const onAbort = () => runner.stop('paused');

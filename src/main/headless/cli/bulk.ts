@@ -84,7 +84,7 @@ function describeJob(job: BulkJobView): string {
 }
 
 /** Runs a prepared job with progress on stderr, prints the summary, exports, and answers the exit code. */
-async function runJob(ctx: SessionContext, job: BulkJobView, extra: Record<string, unknown>): Promise<number> {
+async function runJob(ctx: SessionContext, job: BulkJobView, extra: Record<string, unknown>, joined = false): Promise<number> {
   const { out } = ctx;
   const exportTo = stringOption(ctx.values, 'export');
   const concurrency = concurrencyOption(ctx);
@@ -96,6 +96,7 @@ async function runJob(ctx: SessionContext, job: BulkJobView, extra: Record<strin
     result = await ctx.titular.bulk.run(ctx.org.id, job.id, {
       concurrency,
       signal: ctx.signal,
+      joined,
       // The reporter throttles what it prints; it wants frequent updates to print each 5 % step.
       progressIntervalMs: 50,
       onProgress: (p) => reporter.update(p),
@@ -203,7 +204,8 @@ export const bulkCommands: CommandSpec[] = [
         ctx.out.line(`  ${describeJob(job)}`);
         if (prepared.resumed && job.progress.done > 0) ctx.out.line(`  already done: ${count(job.progress.done)}; left: ${count(job.progress.remaining)}`);
       }
-      return runJob(ctx, job, { resumed: prepared.resumed });
+      // Other `titular bulk run`s of the same file may finish the job before this one starts on it.
+      return runJob(ctx, job, { resumed: prepared.resumed }, true);
     },
   },
   {
