@@ -3,6 +3,7 @@
 // the 402 pre-check skip a read). These tests change keys and credits behind the server's back,
 // from another connection as the CLI would, after the server has cached them, and check that the
 // very next request sees the change and that nothing is ever charged below zero.
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { checkLedgerInvariants } from '../support/invariants';
 import { createKeyWithId, expectError } from '../support/http-helpers';
 import { DATABASE_FILE, openTitular } from '../../src/main/core/titular';
 import { headlessKeyProvider } from '../../src/main/headless/config';
+import { bearer, Client } from '../reliability/harness';
 
 let f: Fixture | undefined;
 afterEach(async () => {
@@ -351,5 +353,62 @@ describe('a balance read after a change answers the change', () => {
     expect(await balanceOf(fx, secret)).toMatchObject({ balance: 114, totalPurchased: 115 });
     otherConnection(fx, (db) => db.prepare("UPDATE credit_balances SET balance = balance - 1, total_consumed = total_consumed + 1 WHERE product = 'cbu'").run());
     expect(await balanceOf(fx, secret)).toMatchObject({ balance: 113, totalConsumed: 2 });
+  });
+});
+
+// The Authorization header a connection sends is parsed and hashed once and reused while the
+// connection sends the same header (http/authorize.ts); the Host guard remembers its decision per
+// Host value (http/host-guard.ts). Neither may change an answer.
+describe('what a connection presented before decides nothing about its next request', () => {
+  it('one keep-alive connection: another key, a malformed header, none, the first key again, then that key revoked elsewhere', async () => {
+    const fx = await setup();
+    const first = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    const balanceOnly = createKeyWithId(fx, { rateLimitPerSecond: 1000, scopes: ['balance'] });
+    await fx.app.listen({ host: '127.0.0.1', port: 0 });
+    const client = new Client(`http://127.0.0.1:${(fx.app.server.address() as AddressInfo).port}`, 1);
+    try {
+      const send = async (headers: Record<string, string>) => {
+        const outcome = await client.send({ path: `/api/v1/lookup?identifier=${DIR.individual.cbu}&type=cbu`, headers });
+        if (outcome.kind !== 'answer') throw new Error(outcome.error);
+        return outcome;
+      };
+      const codeOf = (outcome: { text: string }) => (JSON.parse(outcome.text) as { error?: { code: string } }).error?.code;
+      const answers = [
+        await send(bearer(first.secret)),
+        await send(bearer(balanceOnly.secret)),
+        await send({ authorization: 'Bearer sk_live_tooShort' }),
+        await send({}),
+        await send(bearer(first.secret)),
+      ];
+      expect(answers.map((a) => [a.status, codeOf(a)])).toEqual([
+        [200, undefined],
+        [403, 'FORBIDDEN'],
+        [401, 'UNAUTHORIZED'],
+        [401, 'UNAUTHORIZED'],
+        [200, undefined],
+      ]);
+      expect(answers.slice(1).every((a) => a.reusedSocket)).toBe(true);
+      otherConnection(fx, (db) => db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(Date.now(), first.id));
+      const afterRevoke = await send(bearer(first.secret));
+      expect([afterRevoke.status, codeOf(afterRevoke), afterRevoke.reusedSocket]).toEqual([401, 'UNAUTHORIZED', true]);
+      const charged = fx.titular.database.sqlite.prepare('SELECT api_key_id AS key, COUNT(*) AS n FROM lookups GROUP BY api_key_id').all();
+      expect(charged).toEqual([{ key: first.id, n: 2 }]);
+      checkLedgerInvariants(fx.titular.database.sqlite);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('the Host guard decides each value as the first time, also after more values than it remembers', async () => {
+    const fx = await setup();
+    const { secret } = createKeyWithId(fx, { rateLimitPerSecond: 1000 });
+    const balance = (host: string) => fx.app.inject({ method: 'GET', url: '/api/v1/balance', headers: { ...auth(secret), host } });
+    expect((await balance('localhost:8787')).statusCode).toBe(200);
+    expectError(await balance('evil.example'), 403, 'FORBIDDEN');
+    for (let i = 0; i < 100; i++) expectError(await balance(`evil-${i}.example`), 403, 'FORBIDDEN');
+    expect((await balance('localhost:8787')).statusCode).toBe(200);
+    expect((await balance('127.0.0.1')).statusCode).toBe(200);
+    expectError(await balance('evil.example'), 403, 'FORBIDDEN');
+    expectError(await balance('localhost.evil.example'), 403, 'FORBIDDEN');
   });
 });

@@ -22,12 +22,34 @@ export function hostAllowed(hostHeader: string | undefined, extraHosts: Readonly
  */
 export function requestHostAllowed(request: IncomingMessage, extraHosts: ReadonlySet<string>): boolean {
   let hostLines = 0;
-  for (let i = 0; i < request.rawHeaders.length; i += 2) {
-    if (request.rawHeaders[i]!.toLowerCase() === 'host') hostLines++;
+  const raw = request.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') hostLines++;
   }
-  if (hostLines !== 1 || !hostAllowed(request.headers.host, extraHosts)) return false;
+  if (hostLines !== 1 || !hostHeaderAllowed(request.headers.host, extraHosts)) return false;
   const target = request.url ?? '/';
   if (target.startsWith('/')) return true;
   const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(target)?.[1];
   return authority !== undefined && hostAllowed(authority.replace(/^.*@/, ''), extraHosts);
+}
+
+/**
+ * hostAllowed for the Host header of every request, remembered per set of extra hosts: a client sends
+ * the same few values again and again. Bounded, since the values are the client's to choose.
+ */
+const decidedHosts = new WeakMap<ReadonlySet<string>, Map<string, boolean>>();
+const DECIDED_HOSTS_LIMIT = 64;
+
+function hostHeaderAllowed(hostHeader: string | undefined, extraHosts: ReadonlySet<string>): boolean {
+  if (!hostHeader) return false;
+  let decided = decidedHosts.get(extraHosts);
+  if (!decided) decidedHosts.set(extraHosts, (decided = new Map()));
+  let allowed = decided.get(hostHeader);
+  if (allowed === undefined) {
+    allowed = hostAllowed(hostHeader, extraHosts);
+    if (decided.size >= DECIDED_HOSTS_LIMIT) decided.clear();
+    decided.set(hostHeader, allowed);
+  }
+  return allowed;
 }

@@ -13,12 +13,14 @@ import { registerStaticUi } from './static-ui';
 import { sessionTokenOf, type BridgeSessions } from './bridge';
 import type { IpcResult } from '../../../shared/ipc/contract';
 
+const NO_EXTRA_HOSTS: ReadonlySet<string> = new Set();
+
 export function buildStartupApp(gate: StartupGate, options: { rendererDir: string; sessions: BridgeSessions }): FastifyInstance {
   const app = Fastify({ logger: false, genReqId: () => requestId(), requestIdHeader: false, bodyLimit: 16 * 1024, exposeHeadRoutes: false });
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
-    if (!requestHostAllowed(request.raw, new Set())) {
+    if (!requestHostAllowed(request.raw, NO_EXTRA_HOSTS)) {
       return sendError(reply, 403, 'FORBIDDEN', 'The Host header must name this machine (127.0.0.1 or localhost)');
     }
   });
