@@ -34,3 +34,19 @@ it('iterates the whole history newest first across chunk boundaries', async () =
   expect(all.map((e) => e.inputIdentifier)).toEqual(['bad6', 'bad5', 'bad4', 'bad3', 'bad2', 'bad1', 'bad0']);
   expect([...f.titular.history.iterate(scope, { status: 'SUCCESS' }, 3)]).toHaveLength(0);
 });
+
+it('a consumption carries its lookup id as its own, and a second charge of one lookup fails whole', async () => {
+  f.addCredits('cbu', 5);
+  const ctx = { orgId: f.orgId, environment: 'live' as const, source: 'WEB' as const, userId: f.adminId, apiKeyId: null };
+  for (let i = 0; i < 3; i++) await f.titular.lookups.lookupAccount(ctx, { identifier: `bad${i}`, type: 'cbu' });
+  const sqlite = f.titular.database.sqlite;
+  const consumptions = sqlite.prepare("SELECT id, lookup_id AS lookupId FROM credit_ledger WHERE kind = 'consumption'").all() as { id: string; lookupId: string }[];
+  expect(consumptions).toHaveLength(3);
+  for (const c of consumptions) expect(c.id).toBe(c.lookupId);
+  // The primary key is what stops a lookup from being charged twice (there is no index on lookup_id).
+  const again = consumptions[0]!.lookupId;
+  const chargeAgain = sqlite.transaction(() => f.titular.ledger.consumeOne(f.orgId, 'cbu', again, f.adminId, Date.now()));
+  expect(() => chargeAgain.immediate()).toThrow(/UNIQUE constraint failed: credit_ledger\.id/);
+  expect(f.balance('cbu')).toBe(2);
+  checkLedgerInvariants(sqlite);
+});

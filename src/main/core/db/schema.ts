@@ -77,14 +77,17 @@ export const creditLedger = sqliteTable(
     amount: integer('amount').notNull(),
     /** Purchases: the caller's reference (invoice, receipt); unique per org and product. */
     reference: text('reference'),
-    /** Consumptions: the lookup (history entry) that spent the credit. */
+    /**
+     * Consumptions: the lookup (history entry) that spent the credit. Since migration 0006 a
+     * consumption's `id` is this lookup id, so the primary key is what lets a lookup be charged once
+     * (it replaced a unique index on this column: one index entry less per charge).
+     */
     lookupId: text('lookup_id'),
     userId: text('user_id'),
     createdAt: integer('created_at').notNull(),
   },
   (t) => [
     uniqueIndex('credit_ledger_reference').on(t.orgId, t.product, t.reference).where(sql`reference IS NOT NULL`),
-    uniqueIndex('credit_ledger_lookup').on(t.lookupId).where(sql`lookup_id IS NOT NULL`),
     index('credit_ledger_org_product').on(t.orgId, t.product, t.createdAt),
   ],
 );

@@ -129,7 +129,8 @@ export class Ledger implements BatchFolding {
     }
     this.#lastCharged.set(key, after ?? 0);
     if (after === null) return null;
-    this.#insertConsumption.run(uuidv7(now), orgId, product, lookupId, userId, now);
+    // The lookup's id is the consumption's too: a second charge of one lookup breaks the primary key.
+    this.#insertConsumption.run(lookupId, orgId, product, lookupId, userId, now);
     return after;
   }
 
