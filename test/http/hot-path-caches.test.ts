@@ -3,6 +3,7 @@
 // the 402 pre-check skip a read). These tests change keys and credits behind the server's back,
 // from another connection as the CLI would, after the server has cached them, and check that the
 // very next request sees the change and that nothing is ever charged below zero.
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
@@ -14,6 +15,7 @@ import { createKeyWithId, expectError } from '../support/http-helpers';
 import { DATABASE_FILE, openTitular } from '../../src/main/core/titular';
 import { headlessKeyProvider } from '../../src/main/headless/config';
 import { bearer, Client } from '../reliability/harness';
+import { rememberedHostVerdicts, requestHostAllowed } from '../../src/main/core/http/host-guard';
 
 let f: Fixture | undefined;
 afterEach(async () => {
@@ -410,5 +412,17 @@ describe('what a connection presented before decides nothing about its next requ
     expect((await balance('127.0.0.1')).statusCode).toBe(200);
     expectError(await balance('evil.example'), 403, 'FORBIDDEN');
     expectError(await balance('localhost.evil.example'), 403, 'FORBIDDEN');
+  });
+
+  it('the Host guard remembers at most 64 values, whatever a client sends', () => {
+    const extraHosts: ReadonlySet<string> = new Set(['titular.lan']);
+    const request = (host: string) => ({ rawHeaders: ['Host', host], headers: { host }, url: '/' }) as unknown as IncomingMessage;
+    for (let i = 0; i < 1000; i++) {
+      expect(requestHostAllowed(request(`evil-${i}.example`), extraHosts)).toBe(false);
+      expect(rememberedHostVerdicts(extraHosts)).toBeLessThanOrEqual(64);
+    }
+    expect(requestHostAllowed(request('titular.lan:8787'), extraHosts)).toBe(true);
+    expect(requestHostAllowed(request('localhost'), extraHosts)).toBe(true);
+    expect(rememberedHostVerdicts(extraHosts)).toBeGreaterThan(0);
   });
 });

@@ -63,6 +63,11 @@ export function checkLedgerInvariants(sqlite: Database.Database): LedgerTotals[]
     .all();
   expect(malformed, 'I3: purchase > 0 without lookup; consumption = -1 with a lookup').toEqual([]);
 
+  // I3b. A consumption's id is its lookup's id (since migration 0006), so the primary key refuses a
+  //      second charge of one lookup:  SELECT id FROM credit_ledger WHERE kind = 'consumption' AND id != lookup_id
+  const consumptionIds = sqlite.prepare("SELECT id, lookup_id FROM credit_ledger WHERE kind = 'consumption' AND id IS NOT lookup_id").all();
+  expect(consumptionIds, "I3b: a consumption's id is its lookup's id").toEqual([]);
+
   // I4. Every consumption has its history entry: a lookups row with id = lookup_id, credit_consumed = 1,
   //     the same org and product, in the live environment:
   //       SELECT c.* FROM credit_ledger c LEFT JOIN lookups h ON h.id = c.lookup_id

@@ -53,3 +53,8 @@ function hostHeaderAllowed(hostHeader: string | undefined, extraHosts: ReadonlyS
   }
   return allowed;
 }
+
+/** How many Host values have a remembered verdict for this set of extra hosts (for tests). */
+export function rememberedHostVerdicts(extraHosts: ReadonlySet<string>): number {
+  return decidedHosts.get(extraHosts)?.size ?? 0;
+}
