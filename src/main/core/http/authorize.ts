@@ -133,9 +133,10 @@ function rateLimitHeaders(bucket: BucketDecision): Record<string, string> {
 
 /**
  * The key a request presents, with its SHA-256 (what the key store is keyed by). A keep-alive client
- * sends the same Authorization header on every request: its parse and hash (~2 µs, a few per cent of
- * a lookup) are kept on the connection and reused while the header is the same string. They live as
- * long as the socket does, like the header the client keeps sending on it.
+ * sends the same Authorization header on every request: its parse and hash are kept on the connection
+ * and reused while the header is the same string (about 5 µs of the event loop per request here, 8 %
+ * of a durable lookup: the hash, its hex string and the Map lookups keyed by a fresh string). They
+ * live as long as the socket does, like the header the client keeps sending on it.
  */
 const presentedOnSocket = new WeakMap<Socket, { header: string; secret: string | null; keyHash: string | null }>();
 
