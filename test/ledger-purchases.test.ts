@@ -4,6 +4,8 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createFixture, type Fixture } from './support/fixture';
 import { TitularError } from '../src/main/core/errors';
 import { checkLedgerInvariants } from './support/invariants';
+import { CONSUMED_BY_DAY_SQL } from '../src/main/core/ledger/ledger';
+import { uuidv7Floor } from '../src/main/core/db/ids';
 
 let f: Fixture;
 beforeEach(async () => {
@@ -49,4 +51,35 @@ it('a consumption carries its lookup id as its own, and a second charge of one l
   expect(() => chargeAgain.immediate()).toThrow(/UNIQUE constraint failed: credit_ledger\.id/);
   expect(f.balance('cbu')).toBe(2);
   checkLedgerInvariants(sqlite);
+});
+
+it('counts consumption per day through a range of the primary key (migration 0007 dropped the org/product/time index)', () => {
+  f.addCredits('cbu', 20);
+  f.addCredits('informes', 5);
+  const sqlite = f.titular.database.sqlite;
+  const day = 86_400_000;
+  const today = Date.UTC(2026, 10, 22);
+  const since = today - day; // yesterday 00:00 UTC
+  // Ids made at a given millisecond (uuidv7() never goes back in time, so these are built by hand).
+  let n = 0;
+  const idAt = (ms: number) => `${uuidv7Floor(ms).slice(0, -4)}${String(++n).padStart(4, '0')}`;
+  const charge = (product: 'cbu' | 'informes', createdAt: number, idMadeAt = createdAt) =>
+    sqlite.transaction(() => f.titular.ledger.consumeOne(f.orgId, product, idAt(idMadeAt), f.adminId, createdAt)).immediate();
+  charge('cbu', since - 3 * day); // before the range
+  charge('cbu', since - 1); // the last millisecond before it
+  charge('cbu', since); // its first
+  charge('cbu', today + 12 * 3_600_000);
+  charge('cbu', today + 13 * 3_600_000);
+  charge('informes', today + 14 * 3_600_000); // the other product
+  // An id made a little before its row's created_at is still found (the read keeps a day's margin)...
+  charge('cbu', today + 15 * 3_600_000, since - 3 * 3_600_000);
+  // ...and one made days before is not: the range, not a scan of the whole ledger, decides what is read.
+  charge('cbu', today + 16 * 3_600_000, since - 5 * day);
+  expect(f.titular.ledger.consumedByDay(f.orgId, 'cbu', since)).toEqual(new Map([['2026-11-21', 1], ['2026-11-22', 3]]));
+  expect(f.titular.ledger.consumedByDay(f.orgId, 'informes', since)).toEqual(new Map([['2026-11-22', 1]]));
+  const plan = (sqlite.prepare(`EXPLAIN QUERY PLAN ${CONSUMED_BY_DAY_SQL}`).all('', '', '', 0) as { detail: string }[]).map((row) => row.detail);
+  expect(plan).toContain('SEARCH credit_ledger USING INDEX sqlite_autoindex_credit_ledger_1 (id>?)');
+  expect(sqlite.prepare("SELECT name FROM sqlite_master WHERE name = 'credit_ledger_org_product'").all()).toEqual([]);
+  // Bare charges, without their lookups: the ledger invariants (I4) would rightly fail here.
+  expect(f.balance('cbu')).toBe(13);
 });

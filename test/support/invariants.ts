@@ -68,6 +68,17 @@ export function checkLedgerInvariants(sqlite: Database.Database): LedgerTotals[]
   const consumptionIds = sqlite.prepare("SELECT id, lookup_id FROM credit_ledger WHERE kind = 'consumption' AND id IS NOT lookup_id").all();
   expect(consumptionIds, "I3b: a consumption's id is its lookup's id").toEqual([]);
 
+  // I3c. A ledger row's id (UUIDv7) was made no earlier than a day before its created_at: the desktop's
+  //      consumption chart reads a time range through the primary key with that margin (ledger.ts,
+  //      consumedByDay; migration 0007). The ids below the floor of created_at − 1 day:
+  const idsBeforeTheirTime = sqlite
+    .prepare(
+      `SELECT id, created_at FROM credit_ledger
+        WHERE id < substr(printf('%012x', created_at - 86400000), 1, 8) || '-' || substr(printf('%012x', created_at - 86400000), 9, 4)`,
+    )
+    .all();
+  expect(idsBeforeTheirTime, "I3c: a ledger row's id is not older than its created_at minus a day").toEqual([]);
+
   // I4. Every consumption has its history entry: a lookups row with id = lookup_id, credit_consumed = 1,
   //     the same org and product, in the live environment:
   //       SELECT c.* FROM credit_ledger c LEFT JOIN lookups h ON h.id = c.lookup_id

@@ -47,3 +47,12 @@ export function requestId(): string {
   const at = nextUuidBytes(Date.now());
   return `req_${pool.toString('hex', at, at + 16)}`;
 }
+
+/**
+ * The smallest UUIDv7 of millisecond `ms`: every id made at that millisecond or later sorts at or after
+ * it, as text too. Lets a time range be read through a primary key of UUIDv7 ids.
+ */
+export function uuidv7Floor(ms: number): string {
+  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0').slice(-12);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
+}

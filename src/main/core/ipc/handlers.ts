@@ -2,10 +2,8 @@
 // headless HTTP bridge both dispatch here after parsing the input with the contract's schema, so
 // the two transports cannot drift apart. Admin-only channels are refused for operators here, with
 // the user's role read fresh on every call (a demotion applies at once).
-import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Titular } from '../titular';
 import { TitularError, invalidParameter } from '../errors';
-import { creditLedger } from '../db/schema';
 import { MAX_ACTIVE_KEYS } from '../keys/api-keys';
 import { CSV_COLUMNS, csvRow, historyCsvRow } from '../history/history-csv';
 import { passphraseProvider } from '../vault/passphrase-provider';
@@ -63,21 +61,7 @@ const handlers: { [C in Channel]: Handler<C> } = {
   'balance.dailyConsumption': (titular, user, input) => {
     const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
     const since = today - (input.days - 1) * 86_400_000;
-    const day = sql<string>`strftime('%Y-%m-%d', ${creditLedger.createdAt} / 1000, 'unixepoch')`;
-    const rows = titular.db
-      .select({ date: day, consumed: sql<number>`-SUM(${creditLedger.amount})` })
-      .from(creditLedger)
-      .where(
-        and(
-          eq(creditLedger.orgId, user.orgId),
-          eq(creditLedger.product, input.product),
-          eq(creditLedger.kind, 'consumption'),
-          gte(creditLedger.createdAt, since),
-        ),
-      )
-      .groupBy(day)
-      .all();
-    const byDate = new Map(rows.map((r) => [r.date, r.consumed]));
+    const byDate = titular.ledger.consumedByDay(user.orgId, input.product, since);
     const days = Array.from({ length: input.days }, (_, i) => {
       const date = new Date(since + i * 86_400_000).toISOString().slice(0, 10);
       return { date, consumed: byDate.get(date) ?? 0 };

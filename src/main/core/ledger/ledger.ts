@@ -6,7 +6,7 @@ import { and, desc as sqlDesc, eq, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { BatchFolding } from '../db/commit-queue';
 import type { Db } from '../db/open';
-import { uuidv7 } from '../db/ids';
+import { uuidv7, uuidv7Floor } from '../db/ids';
 import { WriteInvalidatedCache } from '../db/write-invalidated-cache';
 import { deepFreeze } from '../frozen-json';
 import { creditBalances, creditLedger } from '../db/schema';
@@ -42,6 +42,14 @@ interface FoldedBalance {
   taken: number;
 }
 
+const DAY_MS = 86_400_000;
+
+/** Exported for the test that checks its query plan: a range of the primary key, not a scan of the ledger. */
+export const CONSUMED_BY_DAY_SQL = `SELECT strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS day, -SUM(amount) AS consumed
+  FROM credit_ledger
+  WHERE id >= ? AND org_id = ? AND product = ? AND kind = 'consumption' AND created_at >= ?
+  GROUP BY day`;
+
 export class Ledger implements BatchFolding {
   readonly #balanceOf: Database.Statement<[string, string], { balance: number }>;
   readonly #balancesOf: Database.Statement<[string], { product: ProductSlug; balance: number; totalPurchased: number; totalConsumed: number }>;
@@ -50,6 +58,7 @@ export class Ledger implements BatchFolding {
   /** Balances charged in the group-committed batch being written; null outside one (see begin()). */
   #folded: Map<string, FoldedBalance> | null = null;
   readonly #insertConsumption: Database.Statement<[string, string, string, string, string | null, number]>;
+  readonly #consumedByDay: Database.Statement<[string, string, string, number], { day: string; consumed: number }>;
   /**
    * GET /api/v1/balance's rows per organization, as last read outside any transaction. Emptied by
    * every balance change this process makes (charges, purchases) and by any commit of another
@@ -82,6 +91,18 @@ export class Ledger implements BatchFolding {
     this.#insertConsumption = sqlite.prepare(
       "INSERT INTO credit_ledger (id, org_id, product, kind, amount, lookup_id, user_id, created_at) VALUES (?, ?, ?, 'consumption', -1, ?, ?, ?)",
     );
+    // The time range is read through the primary key (migration 0007 dropped the index on
+    // org/product/created_at that every charge paid for): a row's id is a UUIDv7 made at or after its
+    // created_at (consumeOne, addPurchase), so no row created since `since` has an id below its floor.
+    this.#consumedByDay = sqlite.prepare(CONSUMED_BY_DAY_SQL);
+  }
+
+  /** Credits consumed per UTC day (YYYY-MM-DD) from `since` (ms) on; days without any are absent. */
+  consumedByDay(orgId: string, product: ProductSlug, since: number): Map<string, number> {
+    // A day's margin below the floor: a row whose id was made a little before its created_at (none
+    // is, today) is still found.
+    const rows = this.#consumedByDay.all(uuidv7Floor(since - DAY_MS), orgId, product, since);
+    return new Map(rows.map((row) => [row.day, row.consumed]));
   }
 
   balance(orgId: string, product: ProductSlug): number {
