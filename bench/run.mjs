@@ -1,4 +1,4 @@
-// The benchmark: `npm run bench [-- --duration 8 --connections 50 --skip-history --skip-cost]`.
+// The benchmark: `npm run bench [-- --duration 8 --connections 50 --full-rounds 3 --skip-history --skip-cost]`.
 //
 // Builds out/ if its sources changed, seeds a data directory through the CLI, then, in one run:
 //   - a bare Fastify route answering a fixed body of a lookup answer's size (the baseline), sent the
@@ -6,7 +6,7 @@
 //     ratio is to the mean of the two around it (plus one reference run with a bare request),
 //   - directory lookups with a live key at synchronous=NORMAL, sandbox lookups, balance reads
 //     (GET /api/v1/balance), directory lookups at synchronous=FULL (every answer on disk before it
-//     is sent), and the group-commit floor (bench/floor-server.mjs: one INSERT per request committed
+//     is sent; three bracketed runs by default, `--full-rounds N`, the median one reported), and the group-commit floor (bench/floor-server.mjs: one INSERT per request committed
 //     per event-loop turn and fdatasync'd before replying, nothing else),
 //   each driven by autocannon with 50 connections for a bounded time against `out/main/serve.js`
 //   running as a separate process on 127.0.0.1; plus the server's CPU time per request (whole process
@@ -33,6 +33,7 @@ const { values } = parseArgs({
     accounts: { type: 'string', default: '1000' },
     'cold-runs': { type: 'string', default: '5' },
     'history-duration': { type: 'string', default: '2' },
+    'full-rounds': { type: 'string', default: '3' },
     'skip-history': { type: 'boolean', default: false },
     'skip-cost': { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
@@ -42,6 +43,9 @@ const duration = Math.min(Number(values.duration), 60);
 const connections = Math.min(Number(values.connections), 200);
 const accounts = Math.min(Number(values.accounts), 100_000);
 const coldRuns = Math.min(Number(values['cold-runs']), 15);
+// Durable lookups, the figure the target is about, are measured in this many bracketed runs and the
+// median run is reported (every run is listed): one run is at the mercy of the host slowing down.
+const fullRounds = Math.max(1, Math.min(Number(values['full-rounds']), 9));
 const WARMUP_SECONDS = 2;
 const SERVE = path.join(ROOT, 'out/main/serve.js');
 const CLI = path.join(ROOT, 'out/main/cli.js');
@@ -290,7 +294,15 @@ try {
   const full = await start(SERVE, ['--port', '0', '--data-dir', dataDir, '--synchronous', 'FULL']);
   servers.push(full);
   await load('warm-up lookups FULL', { url: full.url, ...directoryRequests }, null, { quiet: true, seconds: WARMUP_SECONDS });
-  await bracketed('directoryFull', 'directory lookups FULL', { url: full.url, ...directoryRequests }, full.child.pid);
+  const fullRuns = [];
+  for (let round = 1; round <= fullRounds; round++) {
+    await bracketed(`directoryFull#${round}`, `directory lookups FULL #${round}`, { url: full.url, ...directoryRequests }, full.child.pid);
+    fullRuns.push(runs[`directoryFull#${round}`]);
+    delete runs[`directoryFull#${round}`];
+  }
+  // The median run by its ratio to the baseline around it.
+  const byRatio = (r) => r.requestsPerSecond / r.baselineRequestsPerSecondAround;
+  runs.directoryFull = [...fullRuns].sort((a, b) => byRatio(a) - byRatio(b))[Math.floor((fullRuns.length - 1) / 2)];
   const fullPeakRssMiB = round1(procStats(full.child.pid).peakRssMiB);
   await stop(full);
 
@@ -324,7 +336,7 @@ try {
 
   const baselineRps = Math.round(baselineRuns.reduce((sum, r) => sum + r.requestsPerSecond, 0) / baselineRuns.length);
   const ratio = (r) => Number((r.requestsPerSecond / (r.baselineRequestsPerSecondAround ?? baselineRps)).toFixed(3));
-  const measured = [runs.directoryNormal, runs.sandbox, runs.balance, runs.directoryFull, runs.floorFull];
+  const measured = [runs.directoryNormal, runs.sandbox, runs.balance, ...fullRuns, runs.floorFull];
   // The event loop is each server's bottleneck (one thread; the load generator holds the other core),
   // so a run's rate ratio stays near the inverse of this one: its main thread's CPU per request over
   // the baseline's.
@@ -341,13 +353,14 @@ try {
   const historyWorstP99Ms = historyPages.length ? Math.max(...historyPages.map((c) => c.p99)) : null;
   const textSearch = [...(history?.textSearch ?? []), ...(history?.cases?.filter(isTextSearch) ?? [])];
   const historyTextSearchP99Ms = textSearch.length ? Math.max(...textSearch.map((c) => c.p99)) : null;
-  const durable = { ratio: ratio(runs.directoryFull), p99Ms: runs.directoryFull.latencyMs.p99 };
+  // The median run's ratio; the worst p99 of all the runs, not the median one's.
+  const durable = { ratio: ratio(runs.directoryFull), p99Ms: Math.max(...fullRuns.map((r) => r.latencyMs.p99)) };
   const report = {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
     // Other processes on the machine disturb every figure; a high load average means noisy numbers.
     loadAverage: { atStart: loadAverageAtStart, atEnd: os.loadavg().map((l) => Number(l.toFixed(2))) },
-    settings: { durationSeconds: duration, connections, directoryAccounts: accounts, responseBytes: sampleSize, coldStartRuns: coldRuns },
+    settings: { durationSeconds: duration, connections, directoryAccounts: accounts, responseBytes: sampleSize, coldStartRuns: coldRuns, durableRuns: fullRounds },
     baselineRequestsPerSecond: baselineRps,
     baselineRequestsPerSecondRange: [Math.min(...baselineRuns.map((r) => r.requestsPerSecond)), Math.max(...baselineRuns.map((r) => r.requestsPerSecond))],
     // The baseline as runs before this one measured it: a bare GET /api/v1/lookup, no query string or key.
@@ -361,6 +374,8 @@ try {
       // over this one is the share of the floor's speed that the contract's work per lookup leaves.
       floorFull: ratio(runs.floorFull),
     },
+    // Every durable run: `ratios.directoryFull` is the median one's.
+    directoryFullRuns: fullRuns.map((r) => ({ name: r.name, ratio: ratio(r), requestsPerSecond: r.requestsPerSecond, p99Ms: r.latencyMs.p99, mainThreadCpuMicrosPerRequest: r.serverMainThreadCpuMicrosPerRequest })),
     // For comparison with earlier reports only: the same runs over the one bare-request baseline run,
     // taken at the start (not bracketed, so rougher than `ratios`).
     ratiosToBareRequestBaseline: Object.fromEntries(
@@ -386,7 +401,8 @@ try {
   mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(path.join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(
-    `durable (FULL) lookups: ${durable.ratio}× the baseline (target ≥ ${TARGETS.durableRatio}), p99 ${durable.p99Ms} ms (target ≤ ${TARGETS.durableP99Ms}); ` +
+    `durable (FULL) lookups: ${durable.ratio}× the baseline (median of ${fullRuns.length} runs: ${fullRuns.map(ratio).join(', ')}; target ≥ ${TARGETS.durableRatio}), ` +
+      `p99 ${durable.p99Ms} ms (worst run; target ≤ ${TARGETS.durableP99Ms}); ` +
       `group-commit floor ${ratio(runs.floorFull)}×` +
       (historyWorstP99Ms === null ? '' : `; history worst p99 ${historyWorstP99Ms} ms (target ≤ ${TARGETS.historyP99Ms})`) +
       `\nwrote bench/results/latest.json (${report.totalSeconds} s)\n`,
