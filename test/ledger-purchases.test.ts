@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createFixture, type Fixture } from './support/fixture';
 import { TitularError } from '../src/main/core/errors';
-import { checkLedgerInvariants } from './support/invariants';
+import { checkLedgerInvariants, ledgerIdsBeforeTheirTime } from './support/invariants';
 import { CONSUMED_BY_DAY_SQL } from '../src/main/core/ledger/ledger';
 import { uuidv7Floor } from '../src/main/core/db/ids';
 
@@ -72,14 +72,16 @@ it('counts consumption per day through a range of the primary key (migration 000
   charge('cbu', today + 13 * 3_600_000);
   charge('informes', today + 14 * 3_600_000); // the other product
   // An id made a little before its row's created_at is still found (the read keeps a day's margin)...
-  charge('cbu', today + 15 * 3_600_000, since - 3 * 3_600_000);
+  charge('cbu', since + 2 * 3_600_000, since - 3 * 3_600_000);
   // ...and one made days before is not: the range, not a scan of the whole ledger, decides what is read.
   charge('cbu', today + 16 * 3_600_000, since - 5 * day);
-  expect(f.titular.ledger.consumedByDay(f.orgId, 'cbu', since)).toEqual(new Map([['2026-11-21', 1], ['2026-11-22', 3]]));
+  expect(f.titular.ledger.consumedByDay(f.orgId, 'cbu', since)).toEqual(new Map([['2026-11-21', 2], ['2026-11-22', 2]]));
   expect(f.titular.ledger.consumedByDay(f.orgId, 'informes', since)).toEqual(new Map([['2026-11-22', 1]]));
   const plan = (sqlite.prepare(`EXPLAIN QUERY PLAN ${CONSUMED_BY_DAY_SQL}`).all('', '', '', 0) as { detail: string }[]).map((row) => row.detail);
   expect(plan).toContain('SEARCH credit_ledger USING INDEX sqlite_autoindex_credit_ledger_1 (id>?)');
   expect(sqlite.prepare("SELECT name FROM sqlite_master WHERE name = 'credit_ledger_org_product'").all()).toEqual([]);
-  // Bare charges, without their lookups: the ledger invariants (I4) would rightly fail here.
+  // Bare charges, without their lookups: the ledger invariants (I4) would rightly fail here. I3c flags
+  // exactly the row whose id is days older than it, and not the one a few hours older.
   expect(f.balance('cbu')).toBe(13);
+  expect(ledgerIdsBeforeTheirTime(sqlite).map((row) => row.created_at)).toEqual([today + 16 * 3_600_000]);
 });

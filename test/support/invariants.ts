@@ -71,12 +71,7 @@ export function checkLedgerInvariants(sqlite: Database.Database): LedgerTotals[]
   // I3c. A ledger row's id (UUIDv7) was made no earlier than a day before its created_at: the desktop's
   //      consumption chart reads a time range through the primary key with that margin (ledger.ts,
   //      consumedByDay; migration 0007). The ids below the floor of created_at − 1 day:
-  const idsBeforeTheirTime = sqlite
-    .prepare(
-      `SELECT id, created_at FROM credit_ledger
-        WHERE id < substr(printf('%012x', created_at - 86400000), 1, 8) || '-' || substr(printf('%012x', created_at - 86400000), 9, 4)`,
-    )
-    .all();
+  const idsBeforeTheirTime = ledgerIdsBeforeTheirTime(sqlite);
   expect(idsBeforeTheirTime, "I3c: a ledger row's id is not older than its created_at minus a day").toEqual([]);
 
   // I4. Every consumption has its history entry: a lookups row with id = lookup_id, credit_consumed = 1,
@@ -160,4 +155,14 @@ export function checkHistoryCountInvariants(sqlite: Database.Database): number {
   const extra = sqlite.prepare(`${stored} EXCEPT ${actual}`).all();
   expect(extra, 'H1: no counter without (or beyond) its history rows').toEqual([]);
   return (sqlite.prepare('SELECT COUNT(*) AS n FROM lookups').get() as { n: number }).n;
+}
+
+/** I3c's violations: ledger rows whose id is older than their created_at minus a day. */
+export function ledgerIdsBeforeTheirTime(sqlite: Database.Database): { id: string; created_at: number }[] {
+  return sqlite
+    .prepare(
+      `SELECT id, created_at FROM credit_ledger
+        WHERE id < substr(printf('%012x', created_at - 86400000), 1, 8) || '-' || substr(printf('%012x', created_at - 86400000), 9, 4)`,
+    )
+    .all() as { id: string; created_at: number }[];
 }

@@ -90,7 +90,7 @@ export const creditLedger = sqliteTable(
     uniqueIndex('credit_ledger_reference').on(t.orgId, t.product, t.reference).where(sql`reference IS NOT NULL`),
     // No index on (org, product, created_at) since migration 0007: every charge paid an entry in it for
     // the desktop's consumption chart, which reads a time range through the primary key instead (ids
-    // are UUIDv7, ordered by time: Ledger.dailyConsumption).
+    // are UUIDv7, ordered by time: Ledger.consumedByDay).
   ],
 );
 
