@@ -276,17 +276,18 @@ try {
   const runs = {};
   const baselineRuns = [];
   const runBaseline = async () => baselineRuns.push(await load(`baseline (bare Fastify) #${baselineRuns.length + 1}`, baselineRequests, baseline.child.pid));
-  const bracketed = async (key, name, options, pid) => {
+  const bracketed = async (name, options, pid) => {
     const before = baselineRuns.at(-1);
-    runs[key] = await load(name, options, pid);
+    const run = await load(name, options, pid);
     await runBaseline();
-    runs[key].baselineRequestsPerSecondAround = Math.round((before.requestsPerSecond + baselineRuns.at(-1).requestsPerSecond) / 2);
+    run.baselineRequestsPerSecondAround = Math.round((before.requestsPerSecond + baselineRuns.at(-1).requestsPerSecond) / 2);
+    return run;
   };
   const bareRequestBaseline = await load('baseline, bare request (reference)', { url: `${baseline.url}/api/v1/lookup` }, baseline.child.pid);
   await runBaseline();
-  await bracketed('directoryNormal', 'directory lookups NORMAL', { url: normal.url, ...directoryRequests }, normal.child.pid);
-  await bracketed('sandbox', 'sandbox lookups', { url: normal.url, ...requestsWith(sandboxKeys, ['/api/v1/lookup?identifier=0110001300000012345674&type=cbu']) }, normal.child.pid);
-  await bracketed('balance', 'balance reads', { url: normal.url, ...requestsWith(liveKeys, ['/api/v1/balance']) }, normal.child.pid);
+  runs.directoryNormal = await bracketed('directory lookups NORMAL', { url: normal.url, ...directoryRequests }, normal.child.pid);
+  runs.sandbox = await bracketed('sandbox lookups', { url: normal.url, ...requestsWith(sandboxKeys, ['/api/v1/lookup?identifier=0110001300000012345674&type=cbu']) }, normal.child.pid);
+  runs.balance = await bracketed('balance reads', { url: normal.url, ...requestsWith(liveKeys, ['/api/v1/balance']) }, normal.child.pid);
   const normalPeakRssMiB = round1(procStats(normal.child.pid).peakRssMiB);
   await stop(normal);
 
@@ -296,9 +297,7 @@ try {
   await load('warm-up lookups FULL', { url: full.url, ...directoryRequests }, null, { quiet: true, seconds: WARMUP_SECONDS });
   const fullRuns = [];
   for (let round = 1; round <= fullRounds; round++) {
-    await bracketed(`directoryFull#${round}`, `directory lookups FULL #${round}`, { url: full.url, ...directoryRequests }, full.child.pid);
-    fullRuns.push(runs[`directoryFull#${round}`]);
-    delete runs[`directoryFull#${round}`];
+    fullRuns.push(await bracketed(`directory lookups FULL #${round}`, { url: full.url, ...directoryRequests }, full.child.pid));
   }
   // The median run by its ratio to the baseline around it.
   const byRatio = (r) => r.requestsPerSecond / r.baselineRequestsPerSecondAround;
@@ -309,7 +308,7 @@ try {
   const floor = await start(path.join(ROOT, 'bench/floor-server.mjs'), [String(sampleSize)]);
   servers.push(floor);
   await load('warm-up floor', { url: floor.url, ...directoryRequests }, null, { quiet: true, seconds: WARMUP_SECONDS });
-  await bracketed('floorFull', 'group-commit floor (FULL)', { url: floor.url, ...directoryRequests }, floor.child.pid);
+  runs.floorFull = await bracketed('group-commit floor (FULL)', { url: floor.url, ...directoryRequests }, floor.child.pid);
   await stop(baseline);
 
   const historyRows = Number(

@@ -9,6 +9,7 @@ import type { Db } from '../db/open';
 import { uuidv7, uuidv7Floor } from '../db/ids';
 import { WriteInvalidatedCache } from '../db/write-invalidated-cache';
 import { deepFreeze } from '../frozen-json';
+import { DAY_MS } from '../history/daily-counts';
 import { creditBalances, creditLedger } from '../db/schema';
 import { invalidParameter } from '../errors';
 import { PRODUCT_NAMES, type ProductSlug } from '../../../shared/api/common';
@@ -41,8 +42,6 @@ interface FoldedBalance {
   balance: number;
   taken: number;
 }
-
-const DAY_MS = 86_400_000;
 
 /** Exported for the test that checks its query plan: a range of the primary key, not a scan of the ledger. */
 export const CONSUMED_BY_DAY_SQL = `SELECT strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS day, -SUM(amount) AS consumed
