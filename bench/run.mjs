@@ -1,4 +1,4 @@
-// The benchmark: `npm run bench [-- --duration 8 --connections 50 --full-rounds 3 --skip-history --skip-cost]`.
+// The benchmark: `npm run bench [-- --duration 8 --connections 50 --full-rounds 5 --skip-history --skip-cost]`.
 //
 // Builds out/ if its sources changed, seeds a data directory through the CLI, then, in one run:
 //   - a bare Fastify route answering a fixed body of a lookup answer's size (the baseline), sent the
@@ -6,7 +6,7 @@
 //     ratio is to the mean of the two around it (plus one reference run with a bare request),
 //   - directory lookups with a live key at synchronous=NORMAL, sandbox lookups, balance reads
 //     (GET /api/v1/balance), directory lookups at synchronous=FULL (every answer on disk before it
-//     is sent; three bracketed runs by default, `--full-rounds N`, the median one reported), and the group-commit floor (bench/floor-server.mjs: one INSERT per request committed
+//     is sent; five bracketed runs by default, `--full-rounds N`, the median one reported), and the group-commit floor (bench/floor-server.mjs: one INSERT per request committed
 //     per event-loop turn and fdatasync'd before replying, nothing else),
 //   each driven by autocannon with 50 connections for a bounded time against `out/main/serve.js`
 //   running as a separate process on 127.0.0.1; plus the server's CPU time per request (whole process
@@ -33,7 +33,7 @@ const { values } = parseArgs({
     accounts: { type: 'string', default: '1000' },
     'cold-runs': { type: 'string', default: '5' },
     'history-duration': { type: 'string', default: '2' },
-    'full-rounds': { type: 'string', default: '3' },
+    'full-rounds': { type: 'string', default: '5' },
     'skip-history': { type: 'boolean', default: false },
     'skip-cost': { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
@@ -45,7 +45,7 @@ const accounts = Math.min(Number(values.accounts), 100_000);
 const coldRuns = Math.min(Number(values['cold-runs']), 15);
 // Durable lookups, the figure the target is about, are measured in this many bracketed runs and the
 // median run is reported (every run is listed): one run is at the mercy of the host slowing down.
-const fullRounds = Math.max(1, Math.min(Math.floor(Number(values['full-rounds'])) || 3, 9));
+const fullRounds = Math.max(1, Math.min(Math.floor(Number(values['full-rounds'])) || 5, 9));
 const WARMUP_SECONDS = 2;
 const SERVE = path.join(ROOT, 'out/main/serve.js');
 const CLI = path.join(ROOT, 'out/main/cli.js');
