@@ -5,8 +5,8 @@
 //
 // Two checks, each against drizzle-kit itself (nothing here re-implements its diff):
 // - `drizzle-kit generate` on a copy of drizzle/ finds nothing to migrate: the last snapshot is schema.ts.
-// - A database migrated from drizzle/ (as the app opens it) has the tables, columns, keys and indexes
-//   of one that `drizzle-kit push` creates straight from schema.ts: the SQL files are their snapshots.
+// - A database migrated from drizzle/ (as the app opens it) has the tables, columns, keys, indexes and
+//   triggers of one that `drizzle-kit push` creates straight from schema.ts: the SQL files are their snapshots.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
