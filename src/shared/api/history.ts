@@ -1,6 +1,7 @@
 // GET /api/v1/history (contract §2.3, §2.4, §4.3; decisions "History").
 import { z } from 'zod';
 import { lookupStatusSchema, sourceSchema } from './common';
+import { DAY_MS } from '../day';
 
 export const MAX_PAGE = 100_000_000;
 
@@ -13,7 +14,7 @@ export function parseHistoryBound(value: string, bound: 'from' | 'to'): number |
   if (DATE_ONLY.test(value)) {
     const start = Date.parse(`${value}T00:00:00.000Z`);
     if (Number.isNaN(start) || new Date(start).toISOString().slice(0, 10) !== value) return null;
-    return bound === 'from' ? start : start + 86_400_000 - 1;
+    return bound === 'from' ? start : start + DAY_MS - 1;
   }
   if (!INSTANT.test(value)) return null;
   // Date.parse rolls 2026-02-30 over to March: check the calendar date as written first.

@@ -5,8 +5,9 @@ import type Database from 'better-sqlite3';
 import type { BatchFolding } from '../db/commit-queue';
 import type { KeyEnvironment } from '../keys/secrets';
 import type { LookupSource, LookupStatus, ProductSlug } from '../../../shared/api/common';
+import { DAY_MS } from '../../../shared/day';
 
-export const DAY_MS = 86_400_000;
+export { DAY_MS };
 
 /** The UTC day of an instant, as days since the epoch (the `day` column). */
 export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS);

@@ -11,6 +11,7 @@ import { vaultProviderKind, vaultSecretMatches } from '../vault/vault';
 import type { User } from '../users/users';
 import { VaultUnlockError, type MasterKeyProvider, type MasterKeyProviderKind } from '../vault/master-key-provider';
 import { parseHistoryBound } from '../../../shared/api/history';
+import { DAY_MS } from '../../../shared/day';
 import { ipcContract, type Channel, type ChannelOutput, type HistoryFilter } from '../../../shared/ipc/contract';
 import type { z } from 'zod';
 import { bulkHandlers } from './bulk-handlers';
@@ -59,11 +60,13 @@ const handlers: { [C in Channel]: Handler<C> } = {
   },
 
   'balance.dailyConsumption': (titular, user, input) => {
-    const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
-    const since = today - (input.days - 1) * 86_400_000;
+    // One clock reading: three could straddle midnight and name two different days.
+    const now = new Date();
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    const since = today - (input.days - 1) * DAY_MS;
     const byDate = titular.ledger.consumedByDay(user.orgId, input.product, since);
     const days = Array.from({ length: input.days }, (_, i) => {
-      const date = new Date(since + i * 86_400_000).toISOString().slice(0, 10);
+      const date = new Date(since + i * DAY_MS).toISOString().slice(0, 10);
       return { date, consumed: byDate.get(date) ?? 0 };
     });
     return { days };

@@ -2,6 +2,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ProductSlug } from '../../../shared/api/common';
 import { MAX_PURCHASE, type BalanceEntry } from '../../../shared/api/balance';
+import { DAY_MS } from '../../../shared/day';
 import { useBalance, useDailyConsumption, usePurchaseCredits } from '../api/hooks';
 import { tpl, useI18n } from '../i18n';
 import type { Session } from '../App';
@@ -91,7 +92,7 @@ function fillDays(reported: { date: string; consumed: number }[], days: number) 
   const end = lastReported && lastReported > today ? lastReported : today;
   const endMs = Date.parse(`${end}T00:00:00Z`);
   return Array.from({ length: days }, (_, i) => {
-    const date = ymdUtc(new Date(endMs - (days - 1 - i) * 86_400_000));
+    const date = ymdUtc(new Date(endMs - (days - 1 - i) * DAY_MS));
     return { date, consumed: byDate.get(date) ?? 0 };
   });
 }
