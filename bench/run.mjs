@@ -114,6 +114,25 @@ function cpuMicrosOf(statFile) {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
+/**
+ * The machine's CPU time so far from /proc/stat (all CPUs, clock ticks): busy, idle and stolen. "Steal"
+ * is time the hypervisor ran something else while this guest wanted the CPU: the bare route needs both
+ * cores, so steal during its runs lowers the baseline and flatters every ratio taken against it.
+ */
+function machineCpu() {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { busy: user + nice + system + irq + softirq, idle: idle + iowait, steal };
+}
+
+/** Shares of the machine's CPU time between two machineCpu() readings, in percent. */
+function machineShares(before, after) {
+  const busy = after.busy - before.busy;
+  const idle = after.idle - before.idle;
+  const steal = after.steal - before.steal;
+  const total = Math.max(1, busy + idle + steal);
+  return { busyPercent: round1((100 * busy) / total), stealPercent: round1((100 * steal) / total) };
+}
+
 const round1 = (n) => Math.round(n * 10) / 10;
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
@@ -124,6 +143,7 @@ const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length 
 function load(name, options, pid, { quiet = false, seconds = duration } = {}) {
   return new Promise((resolve, reject) => {
     const before = pid ? procStats(pid) : null;
+    const machineBefore = machineCpu();
     // autocannon runs in this process: its CPU is what the load generator takes from the same cores.
     const clientBefore = process.cpuUsage();
     let maxRss = before?.rssMiB ?? 0;
@@ -132,6 +152,7 @@ function load(name, options, pid, { quiet = false, seconds = duration } = {}) {
       if (sampler) clearInterval(sampler);
       if (error) return reject(error);
       const after = pid ? procStats(pid) : null;
+      const machine = machineShares(machineBefore, machineCpu());
       const client = process.cpuUsage(clientBefore);
       const perRequest = (micros) => Math.round(micros / Math.max(1, result.requests.total));
       const summary = {
@@ -149,13 +170,15 @@ function load(name, options, pid, { quiet = false, seconds = duration } = {}) {
         serverMainThreadCpuMicrosPerRequest: after ? perRequest(after.mainThreadCpuMicros - before.mainThreadCpuMicros) : null,
         loadGeneratorCpuMicrosPerRequest: perRequest(client.user + client.system),
         serverRssMiBUnderLoad: after ? round1(maxRss) : null,
+        // How busy the whole machine was during the run, and how much of it the hypervisor took.
+        machine,
       };
       if (!quiet) {
         process.stdout.write(
           `${name.padEnd(30)} ${String(summary.requestsPerSecond).padStart(7)} req/s  p50 ${summary.latencyMs.p50} ms  p99 ${summary.latencyMs.p99} ms  ` +
             `non-2xx ${summary.non2xx}${summary.statusCodes ? ` ${JSON.stringify(summary.statusCodes)}` : ''}  errors ${summary.errors}` +
             `${after ? `  cpu ${summary.serverCpuMicrosPerRequest} µs/req (main thread ${summary.serverMainThreadCpuMicrosPerRequest})` : ''}` +
-            `  autocannon ${summary.loadGeneratorCpuMicrosPerRequest} µs/req\n`,
+            `  autocannon ${summary.loadGeneratorCpuMicrosPerRequest} µs/req  machine ${machine.busyPercent}% busy, ${machine.stealPercent}% stolen\n`,
         );
       }
       resolve(summary);
@@ -374,7 +397,7 @@ try {
       floorFull: ratio(runs.floorFull),
     },
     // Every durable run: `ratios.directoryFull` is the median one's.
-    directoryFullRuns: fullRuns.map((r) => ({ name: r.name, ratio: ratio(r), requestsPerSecond: r.requestsPerSecond, p99Ms: r.latencyMs.p99, mainThreadCpuMicrosPerRequest: r.serverMainThreadCpuMicrosPerRequest })),
+    directoryFullRuns: fullRuns.map((r) => ({ name: r.name, ratio: ratio(r), requestsPerSecond: r.requestsPerSecond, p99Ms: r.latencyMs.p99, mainThreadCpuMicrosPerRequest: r.serverMainThreadCpuMicrosPerRequest, machine: r.machine })),
     // For comparison with earlier reports only: the same runs over the one bare-request baseline run,
     // taken at the start (not bracketed, so rougher than `ratios`).
     ratiosToBareRequestBaseline: Object.fromEntries(
