@@ -7,8 +7,6 @@ import type { KeyEnvironment } from '../keys/secrets';
 import type { LookupSource, LookupStatus, ProductSlug } from '../../../shared/api/common';
 import { DAY_MS } from '../../../shared/day';
 
-export { DAY_MS };
-
 /** The UTC day of an instant, as days since the epoch (the `day` column). */
 export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS);
 

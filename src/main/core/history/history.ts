@@ -9,7 +9,8 @@ import type { LookupSource, LookupStatus, ProductSlug } from '../../../shared/ap
 import type { HistoryEntry, HistoryQuery, HistoryResponse } from '../../../shared/api/history';
 import type { BatchFolding } from '../db/commit-queue';
 import { jsonOf } from '../frozen-json';
-import { DAY_MS, DailyCounts, dayOf, type DayFilter } from './daily-counts';
+import { DAY_MS } from '../../../shared/day';
+import { DailyCounts, dayOf, type DayFilter } from './daily-counts';
 import { EARLIEST_MS, LATEST_MS, dayEnd, dayStart, locateFromNewest, locateFromOldest, splitRange, type Edge, type PageWindow, type Span } from './page-window';
 
 export type InputType = 'CBU' | 'CVU' | 'ALIAS' | 'CUIT';

@@ -5,7 +5,8 @@
 // nearer end of the history finds the one day that holds the page's newest row and the day that
 // holds its oldest: the page query then skips rows within that one day only, and reads no further
 // back than the oldest day.
-import { DAY_MS, dayOf } from './daily-counts';
+import { DAY_MS } from '../../../shared/day';
+import { dayOf } from './daily-counts';
 
 /** The instants every history row lies within (JavaScript's Date range); the default bounds. */
 export const EARLIEST_MS = -8.64e15;

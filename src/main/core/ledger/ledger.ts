@@ -9,7 +9,7 @@ import type { Db } from '../db/open';
 import { uuidv7, uuidv7Floor } from '../db/ids';
 import { WriteInvalidatedCache } from '../db/write-invalidated-cache';
 import { deepFreeze } from '../frozen-json';
-import { DAY_MS } from '../history/daily-counts';
+import { DAY_MS } from '../../../shared/day';
 import { creditBalances, creditLedger } from '../db/schema';
 import { invalidParameter } from '../errors';
 import { PRODUCT_NAMES, type ProductSlug } from '../../../shared/api/common';
