@@ -164,7 +164,7 @@ test('the detail shows the stored response of a lookup', async ({ page, state })
   expect(errorJson.error.code).toBe('PA011');
 });
 
-test('CSV export downloads the filtered history with its header', async ({ page, state }) => {
+test('CSV export downloads the filtered history for a Spanish spreadsheet', async ({ page, state }) => {
   await openApp(page, state, 'admin', 'historial');
   await settled(page);
   const shown = await rows(page).count();
@@ -173,14 +173,15 @@ test('CSV export downloads the filtered history with its header', async ({ page,
   await page.getByTestId('history-export').click();
   let csv = readFileSync((await (await download).path())!, 'utf8').replace(/^\uFEFF/, '');
   const lines = csv.split(/\r?\n/).filter((l) => l !== '');
-  expect(lines[0]).toBe('id,createdAt,inputIdentifier,inputType,status,source,creditConsumed,upstreamLatencyMs,userEmail,holderNames,errorCode');
+  // Cells split at ";" (Excel set to es-AR), Spanish headers and words, local dd/mm/aaaa times.
+  expect(lines[0]).toBe('ID de consulta;Fecha;Identificador;Tipo;Estado;Origen;Créditos;Demora de la fuente (ms);Usuario;Titulares;Código de error');
   expect(lines.length - 1).toBeGreaterThanOrEqual(shown);
   expect(csv).toContain(ACCOUNTS.company.cbu);
   expect(csv).toContain(NOT_FOUND_CBU);
   expect(csv).toContain('ACME Logística S.A.');
   const companyRow = lines.find((l) => l.includes(ACCOUNTS.company.cbu))!;
-  expect(companyRow).toMatch(/,SUCCESS,WEB,1,\d+,ada@acme\.test,ACME Logística S\.A\.,$/);
-  expect((await download).suggestedFilename()).toMatch(/\.csv$/);
+  expect(companyRow).toMatch(/;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2};\d+;CBU;Exitosa;Escritorio;1;\d+;ada@acme\.test;ACME Logística S\.A\.;$/);
+  expect((await download).suggestedFilename()).toMatch(/^titular-historial-\d{4}-\d{2}-\d{2}\.csv$/);
 
   // With the ERROR filter the export has only error rows.
   await page.getByTestId('history-filter-status').selectOption('ERROR');
@@ -190,8 +191,19 @@ test('CSV export downloads the filtered history with its header', async ({ page,
   csv = readFileSync((await (await download).path())!, 'utf8').replace(/^\uFEFF/, '');
   const errorLines = csv.split(/\r?\n/).filter((l) => l !== '').slice(1);
   expect(errorLines.length).toBeGreaterThan(0);
-  for (const line of errorLines) expect(line.split(',')[4]).toBe('ERROR');
+  for (const line of errorLines) expect(line.split(';')[4]).toBe('Error');
   expect(csv).not.toContain(ACCOUNTS.company.cbu);
+
+  // With the screen in English, the file is in English: commas, English headers and words.
+  await page.getByTestId('lang-switch').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  download = page.waitForEvent('download');
+  await page.getByTestId('history-export').click();
+  csv = readFileSync((await (await download).path())!, 'utf8').replace(/^\uFEFF/, '');
+  expect(csv.split('\r\n')[0]).toBe('Lookup ID,Date,Identifier,Type,Status,Source,Credits,Source latency (ms),User,Holders,Error code');
+  expect(csv.split('\r\n')[1]).toMatch(/^[0-9a-f-]{36},\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},[^,]*,(CBU|CVU|ALIAS),Error,(Desktop|API|Batch),/);
+  expect((await download).suggestedFilename()).toMatch(/^titular-history-\d{4}-\d{2}-\d{2}\.csv$/);
+  await page.getByTestId('lang-switch').click();
 });
 
 // The table shows local times, so the date filters must mean local days (the UI sends their exact

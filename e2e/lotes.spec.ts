@@ -87,11 +87,12 @@ test('paste a list, review it, run it to 100 % and export the results', async ({
   expect(download.suggestedFilename()).toMatch(/^titular-lote-Lista-pegada.*\.csv$/);
   const csv = readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '');
   const lines = csv.trim().split('\r\n');
-  expect(lines[0]).toBe('row,input,identifier,type,status,http_status,code,message,credit_consumed,duplicate_of_row,holder_names,holder_tax_ids,bank,lookup_id');
+  expect(lines[0]).toBe('Fila;Entrada;Identificador;Tipo;Estado;HTTP;Código;Mensaje;Créditos;Repite la fila;Titulares;CUIT/CUIL;Banco;ID de consulta');
   expect(lines).toHaveLength(list.length + 1);
-  const statuses = lines.slice(1).map((l) => l.split(',')[4]);
-  expect(statuses).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS', 'ERROR', 'INVALID']);
-  expect(lines[7]).toContain(',404,PA011,');
+  const statuses = lines.slice(1).map((l) => l.split(';')[4]);
+  expect(statuses).toEqual(['Exitosa', 'Exitosa', 'Exitosa', 'Exitosa', 'Exitosa', 'Exitosa', 'Error', 'Inválida']);
+  expect(lines[7]).toContain(';404;PA011;No encontramos ninguna cuenta para ese identificador.;');
+  expect(lines[8]).toContain(';Inválida;;;El dígito verificador del segundo bloque (dígito 22) del CBU no es válido.;');
 
   // Two batches of 3 and 6 distinct identifiers: 9 credits, visible in Saldo.
   await goTo(page, 'saldo');

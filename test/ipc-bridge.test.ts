@@ -128,7 +128,8 @@ describe('channels', () => {
     const bad = await call('history.list', { page: 1, per_page: 10, from: '2026-12-01', to: '2026-11-01' });
     expect(bad.body.error.code).toBe('INVALID_PARAMETER');
     const csv = await call('history.exportCsv', {});
-    expect(csv.body.value.csv.split('\r\n')[0]).toBe('id,createdAt,inputIdentifier,inputType,status,source,creditConsumed,upstreamLatencyMs,userEmail,holderNames,errorCode');
+    // For a spreadsheet in the screen's language, Spanish by default (test/csv-exports.test.ts).
+    expect(csv.body.value.csv.split('\r\n')[0]).toBe('ID de consulta;Fecha;Identificador;Tipo;Estado;Origen;Créditos;Demora de la fuente (ms);Usuario;Titulares;Código de error');
     expect(csv.body.value.rows).toBe(2);
     expect(csv.body.value.fileName).toMatch(/^titular-historial-\d{4}-\d{2}-\d{2}\.csv$/);
   });

@@ -1,10 +1,12 @@
-// The Spanish screens say the core's English answers in Spanish (src/renderer/src/lib/server-messages-es.ts).
+// The Spanish screens say the core's English answers in Spanish (src/shared/messages-es.ts).
 // The messages are produced here by the core itself, so a reworded message that the table no
 // longer matches fails this test instead of reaching a Spanish screen in English.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serverMessageInSpanish } from '../src/renderer/src/lib/server-messages-es';
+import { serverMessageInSpanish } from '../src/shared/messages-es';
 import { TitularError } from '../src/main/core/errors';
 import { parseBulkInput } from '../src/main/core/bulk/bulk-input';
+import { failed, found } from '../src/main/core/lookup/lookup-record';
+import { UpstreamError } from '../src/main/core/resolvers/resolver';
 import { analyzeAlias, analyzeCbu, analyzeTaxId } from '../src/shared/identifiers';
 import { createFixture, type Fixture } from './support/fixture';
 import { breakCheckDigit, DIR } from './support/directory-data';
@@ -59,6 +61,23 @@ describe('the core\'s messages, in Spanish', () => {
       if (analysis.ok) continue;
       expect(serverMessageInSpanish(analysis.message), analysis.message).not.toBeNull();
     }
+  });
+
+  it('every way a lookup can end without data', () => {
+    const started = performance.now();
+    const outcomes = [
+      found('cbu', { found: false }, started),
+      found('informes', { found: false }, started),
+      failed(new UpstreamError('down', 30), started),
+      failed(new Error('boom'), started),
+    ];
+    const spanish = outcomes.map((o) => ('message' in o ? serverMessageInSpanish(o.message) : 'no message'));
+    expect(spanish).toEqual([
+      'No encontramos ninguna cuenta para ese identificador.',
+      'No encontramos un informe para ese CUIT/CUIL.',
+      'El servicio de datos no está disponible; probá de nuevo en unos minutos.',
+      'Error interno.',
+    ]);
   });
 
   it('an unknown message is not guessed at', () => {

@@ -3,6 +3,7 @@
 // the jobs they started; admins see and control every job of the organization.
 import { z } from 'zod';
 import { productSlugSchema } from '../api/common';
+import { languageSchema } from '../language';
 import { bulkInvalidRowSchema, bulkJobSchema } from '../api/bulk';
 
 /**
@@ -36,7 +37,8 @@ export const bulkIpcContract = {
   'bulk.pause': { input: jobId, output: jobAnswer, admin: false },
   'bulk.cancel': { input: jobId, output: jobAnswer, admin: false },
   'bulk.exportCsv': {
-    input: jobId,
+    /** `language`: the screen's, which the file speaks (default Spanish). */
+    input: jobId.extend({ language: languageSchema.optional() }),
     output: z.object({ fileName: z.string(), csv: z.string(), rows: z.number().int() }),
     admin: false,
   },

@@ -1,38 +1,41 @@
 // A bulk job's results as CSV: one row per input row, in file order, with the outcome of the lookup
 // that answered it. A repeated identifier shows its first row's outcome and consumes nothing on its
 // own (credit_consumed sums to what the job charged; duplicate_of_row points at the first row).
-import { csvRow } from '../history/history-csv';
+import { INTERCHANGE, type CsvColumn, type CsvDialect } from '../export/csv-dialect';
 import type { BulkJobStore, ExportRow } from './bulk-jobs';
 
-export const BULK_CSV_COLUMNS = [
-  'row',
-  'input',
-  'identifier',
-  'type',
-  'status',
-  'http_status',
-  'code',
-  'message',
-  'credit_consumed',
-  'duplicate_of_row',
-  'holder_names',
-  'holder_tax_ids',
-  'bank',
-  'lookup_id',
-] as const;
+const COLUMNS: readonly CsvColumn[] = [
+  { field: 'row', es: 'Fila', en: 'Row' },
+  { field: 'input', es: 'Entrada', en: 'Input' },
+  { field: 'identifier', es: 'Identificador', en: 'Identifier' },
+  { field: 'type', es: 'Tipo', en: 'Type' },
+  { field: 'status', es: 'Estado', en: 'Status' },
+  { field: 'http_status', es: 'HTTP', en: 'HTTP' },
+  { field: 'code', es: 'Código', en: 'Code' },
+  { field: 'message', es: 'Mensaje', en: 'Message' },
+  { field: 'credit_consumed', es: 'Créditos', en: 'Credits' },
+  { field: 'duplicate_of_row', es: 'Repite la fila', en: 'Duplicate of row' },
+  { field: 'holder_names', es: 'Titulares', en: 'Holders' },
+  { field: 'holder_tax_ids', es: 'CUIT/CUIL', en: 'Tax IDs' },
+  { field: 'bank', es: 'Banco', en: 'Bank' },
+  { field: 'lookup_id', es: 'ID de consulta', en: 'Lookup ID' },
+];
+
+/** The interchange CSV's column names (`titular bulk export`). */
+export const BULK_CSV_COLUMNS = COLUMNS.map((c) => c.field);
 
 export type BulkRowStatus = 'SUCCESS' | 'ERROR' | 'INVALID' | 'PENDING';
 
 const PAGE_SIZE = 5_000;
 
 /** The CSV in chunks (header first), read a page at a time so no statement stays open between chunks. */
-export function* bulkCsvChunks(store: BulkJobStore, jobId: string): Generator<string> {
-  yield csvRow(BULK_CSV_COLUMNS);
+export function* bulkCsvChunks(store: BulkJobStore, jobId: string, dialect: CsvDialect = INTERCHANGE): Generator<string> {
+  yield dialect.header(COLUMNS);
   let after = 0;
   for (;;) {
     const page = store.exportPage(jobId, after, PAGE_SIZE);
     if (page.length === 0) return;
-    yield page.map(bulkCsvRow).join('');
+    yield page.map((row) => bulkCsvRow(row, dialect)).join('');
     after = page.at(-1)!.row;
   }
 }
@@ -43,20 +46,20 @@ export function rowStatus(row: ExportRow): BulkRowStatus {
   return row.httpStatus === 200 ? 'SUCCESS' : 'ERROR';
 }
 
-function bulkCsvRow(row: ExportRow): string {
+function bulkCsvRow(row: ExportRow, dialect: CsvDialect): string {
   const status = rowStatus(row);
   const data = parseObject(row.responseData);
   const first = row.firstRow === row.row;
   const holders = holdersOf(data);
-  return csvRow([
+  return dialect.row([
     row.row,
     row.raw,
     row.identifier ?? '',
     row.key ? row.key.slice(0, row.key.indexOf(':')) : '',
-    status,
+    dialect.word(status),
     row.httpStatus ?? '',
     row.code ?? '',
-    status === 'INVALID' ? (row.invalid ?? '') : errorMessage(data),
+    dialect.message(status === 'INVALID' ? (row.invalid ?? '') : errorMessage(data)),
     first && status !== 'PENDING' ? (row.creditConsumed ?? 0) : 0,
     row.firstRow !== null && !first ? row.firstRow : '',
     holders.map((h) => h.name).join('; '),

@@ -12,6 +12,7 @@ import { BulkJobStore, RUN_STALE_MS, runnerIsGone, type BulkJobRow } from './bul
 import { BulkRunner, type BulkRunOptions, type BulkRunResult } from './bulk-runner';
 import { progressOf } from './bulk-progress';
 import { bulkCsvChunks } from './bulk-export';
+import type { CsvDialect } from '../export/csv-dialect';
 
 export interface PrepareInput {
   orgId: string;
@@ -169,9 +170,9 @@ export class BulkService {
     return this.get(orgId, id);
   }
 
-  /** The export as CSV chunks (one row per input row, file order). */
-  exportCsv(orgId: string, id: string): Generator<string> {
-    return bulkCsvChunks(this.store, this.#require(orgId, id).id);
+  /** The export as CSV chunks (one row per input row, file order), in the interchange form unless a dialect is given. */
+  exportCsv(orgId: string, id: string, dialect?: CsvDialect): Generator<string> {
+    return bulkCsvChunks(this.store, this.#require(orgId, id).id, dialect);
   }
 
   /**

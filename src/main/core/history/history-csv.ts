@@ -1,33 +1,28 @@
 // The history as CSV: one row per entry, the columns an operator needs in a spreadsheet. Shared by
-// `titular history export` and the desktop's "Exportar CSV".
+// `titular history export` (the interchange form) and the desktop's "Exportar CSV" (in the screen's
+// language): see export/csv-dialect.ts.
 import type { HistoryEntry } from '../../../shared/api/history';
+import { INTERCHANGE, type CsvColumn, type CsvDialect } from '../export/csv-dialect';
 
-export const CSV_COLUMNS = [
-  'id',
-  'createdAt',
-  'inputIdentifier',
-  'inputType',
-  'status',
-  'source',
-  'creditConsumed',
-  'upstreamLatencyMs',
-  'userEmail',
-  'holderNames',
-  'errorCode',
-] as const;
+export const HISTORY_CSV_COLUMNS: readonly CsvColumn[] = [
+  { field: 'id', es: 'ID de consulta', en: 'Lookup ID' },
+  { field: 'createdAt', es: 'Fecha', en: 'Date' },
+  { field: 'inputIdentifier', es: 'Identificador', en: 'Identifier' },
+  { field: 'inputType', es: 'Tipo', en: 'Type' },
+  { field: 'status', es: 'Estado', en: 'Status' },
+  { field: 'source', es: 'Origen', en: 'Source' },
+  { field: 'creditConsumed', es: 'Créditos', en: 'Credits' },
+  { field: 'upstreamLatencyMs', es: 'Demora de la fuente (ms)', en: 'Source latency (ms)' },
+  { field: 'userEmail', es: 'Usuario', en: 'User' },
+  { field: 'holderNames', es: 'Titulares', en: 'Holders' },
+  { field: 'errorCode', es: 'Código de error', en: 'Error code' },
+];
 
-/**
- * One CSV cell (RFC 4180). A cell a spreadsheet would read as a formula (= + - @, or a leading
- * tab/CR) gets a leading apostrophe so opening the export cannot run anything.
- */
-export function csvCell(value: string | number): string {
-  let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+/** The interchange CSV's column names (`titular history export`). */
+export const CSV_COLUMNS = HISTORY_CSV_COLUMNS.map((c) => c.field);
 
-export function csvRow(cells: readonly (string | number)[]): string {
-  return `${cells.map(csvCell).join(',')}\r\n`;
+export function historyCsvHeader(dialect: CsvDialect = INTERCHANGE): string {
+  return dialect.header(HISTORY_CSV_COLUMNS);
 }
 
 function holderNames(entry: HistoryEntry): string {
@@ -45,14 +40,14 @@ function errorCode(entry: HistoryEntry): string {
   return '';
 }
 
-export function historyCsvRow(entry: HistoryEntry): string {
-  return csvRow([
+export function historyCsvRow(entry: HistoryEntry, dialect: CsvDialect = INTERCHANGE): string {
+  return dialect.row([
     entry.id,
-    entry.createdAt,
+    dialect.time(Date.parse(entry.createdAt)),
     entry.inputIdentifier,
     entry.inputType,
-    entry.status,
-    entry.source,
+    dialect.word(entry.status),
+    dialect.word(entry.source),
     entry.creditConsumed,
     entry.upstreamLatencyMs,
     entry.user.email,

@@ -5,7 +5,8 @@
 import type { Titular } from '../titular';
 import { TitularError, invalidParameter } from '../errors';
 import { MAX_ACTIVE_KEYS } from '../keys/api-keys';
-import { CSV_COLUMNS, csvRow, historyCsvRow } from '../history/history-csv';
+import { historyCsvHeader, historyCsvRow } from '../history/history-csv';
+import { csvDialect, localDay } from '../export/csv-dialect';
 import { passphraseProvider } from '../vault/passphrase-provider';
 import { vaultProviderKind, vaultSecretMatches } from '../vault/vault';
 import type { User } from '../users/users';
@@ -80,15 +81,16 @@ const handlers: { [C in Channel]: Handler<C> } = {
   'history.list': (titular, user, input) =>
     titular.history.page({ orgId: user.orgId, environment: 'live', product: input.product ?? 'cbu' }, { ...historyQuery(input), page: input.page, per_page: input.per_page }),
 
+  // For a spreadsheet, in the screen's language (export/csv-dialect.ts); the CLI's export is the interchange form.
   'history.exportCsv': (titular, user, input) => {
-    let csv = csvRow(CSV_COLUMNS);
+    const dialect = csvDialect(input.language ?? 'es');
+    let csv = historyCsvHeader(dialect);
     let rows = 0;
     for (const entry of titular.history.iterate({ orgId: user.orgId, environment: 'live', product: input.product ?? 'cbu' }, historyQuery(input))) {
       if (++rows > MAX_EXPORT_ROWS) throw invalidParameter(`More than ${MAX_EXPORT_ROWS} entries: narrow the dates, or use \`titular history export\``);
-      csv += historyCsvRow(entry);
+      csv += historyCsvRow(entry, dialect);
     }
-    const stamp = new Date().toISOString().slice(0, 10);
-    return { fileName: `titular-historial-${stamp}.csv`, csv, rows };
+    return { fileName: `titular-${dialect.form === 'en' ? 'history' : 'historial'}-${localDay(Date.now())}.csv`, csv, rows };
   },
 
   'keys.list': (titular, user) => ({

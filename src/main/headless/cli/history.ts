@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { History } from '../../core/history/history';
-import { CSV_COLUMNS, csvRow, historyCsvRow } from '../../core/history/history-csv';
+import { CSV_COLUMNS, historyCsvHeader, historyCsvRow } from '../../core/history/history-csv';
 import { historyQuerySchema, type HistoryEntry } from '../../../shared/api/history';
 import { lookupStatusSchema, sourceSchema } from '../../../shared/api/common';
 import { UsageError, oneOf, requiredString, stringOption } from './args';
@@ -181,7 +181,7 @@ export const historyCommands: CommandSpec[] = [
       let completed = false;
       try {
         const history = new History(reader);
-        let buffer = format === 'csv' ? csvRow(CSV_COLUMNS) : '[';
+        let buffer = format === 'csv' ? historyCsvHeader() : '[';
         for (const entry of history.iterate({ orgId: ctx.org.id, environment, product }, filter)) {
           if (format === 'csv') buffer += historyCsvRow(entry);
           else buffer += `${count === 0 ? '\n' : ',\n'}${JSON.stringify(entry)}`;

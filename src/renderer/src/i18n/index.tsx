@@ -2,8 +2,9 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { es, type Messages } from './es';
 import { en } from './en';
+import type { Language } from '../../../shared/language';
 
-export type Lang = 'es' | 'en';
+export type Lang = Language;
 const STORAGE_KEY = 'titular.lang';
 const CATALOGS: Record<Lang, Messages> = { es, en };
 

@@ -2,13 +2,13 @@
 import type { Messages } from '../i18n/es';
 import { isIpcCallError } from '../api/client';
 import { errorCodeSchema } from '../../../shared/api/common';
-import { serverMessageInSpanish } from './server-messages-es';
+import { serverMessageInSpanish } from '../../../shared/messages-es';
 
 export interface DescribedError {
   code: string;
   title: string;
   detail: string | null;
-  /** The detail is the server's English: no Spanish for it is known (see server-messages-es.ts). */
+  /** The detail is the server's English: no Spanish for it is known (see src/shared/messages-es.ts). */
   detailInEnglish: boolean;
   status: number | null;
 }

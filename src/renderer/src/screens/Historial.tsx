@@ -16,6 +16,7 @@ import { useToast } from '../components/Toast';
 import { IconClock, IconDownload } from '../components/Icons';
 import { LookupResultCard } from './Consulta';
 import { CreditReportCard } from './CreditReport';
+import { downloadCsv } from '../lib/download-csv';
 
 const PER_PAGE = 10;
 const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
@@ -54,7 +55,7 @@ function resultSummary(entry: HistoryEntry): string {
 }
 
 export function HistorialScreen() {
-  const { m, num, dateTime, results } = useI18n();
+  const { m, num, dateTime, results, lang } = useI18n();
   const toast = useToast();
   const id = useId();
   const [from, setFrom] = useState('');
@@ -96,18 +97,10 @@ export function HistorialScreen() {
   };
 
   const exportCsv = () => {
-    exporter.mutate(filter, {
+    // The file speaks the screen's language: in Spanish, cells split at ";" for Excel set to es-AR.
+    exporter.mutate({ ...filter, language: lang }, {
       onSuccess: (result) => {
-        const csv = result.csv.startsWith('\uFEFF') ? result.csv : `\uFEFF${result.csv}`;
-        const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-        const a = document.createElement('a');
-        a.href = url;
-        a.download = result.fileName || 'historial.csv';
-        a.style.display = 'none';
-        document.body.appendChild(a);
-        a.click();
-        a.remove();
-        window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+        downloadCsv(result.fileName, result.csv);
         toast(tpl(m.history.exported, { n: num(result.rows) }));
       },
     });

@@ -13,6 +13,7 @@ import { useToast } from '../components/Toast';
 import { serverMessage } from '../lib/errors';
 import { ConfirmDialog } from '../components/Dialog';
 import { IconBulk, IconCheck, IconDownload } from '../components/Icons';
+import { downloadCsv } from '../lib/download-csv';
 import './lotes.css';
 
 type Source = 'paste' | 'file';
@@ -37,19 +38,6 @@ const STATUS_TONE: Record<Shown, Tone> = {
 
 function percentOf(job: BulkJobView): number {
   return job.progress.total === 0 ? 100 : Math.floor((job.progress.done * 1000) / job.progress.total) / 10;
-}
-
-function download(fileName: string, csv: string): void {
-  const body = csv.startsWith('\uFEFF') ? csv : `\uFEFF${csv}`;
-  const url = URL.createObjectURL(new Blob([body], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 export function LotesScreen({ session }: { session: Session }) {
@@ -200,7 +188,7 @@ function NewJobCard({ onReady }: { onReady: (id: string) => void }) {
 }
 
 function JobPanel({ id }: { id: string }) {
-  const { m, num, dateTime } = useI18n();
+  const { m, num, dateTime, lang } = useI18n();
   const toast = useToast();
   const query = useBulkJob(id);
   const balance = useBalance();
@@ -233,10 +221,10 @@ function JobPanel({ id }: { id: string }) {
 
   const exportCsv = () =>
     exporter.mutate(
-      { id: job.id },
+      { id: job.id, language: lang },
       {
         onSuccess: (result) => {
-          download(result.fileName, result.csv);
+          downloadCsv(result.fileName, result.csv);
           toast(tpl(m.bulk.exported, { n: num(result.rows) }));
         },
       },

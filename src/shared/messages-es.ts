@@ -1,6 +1,7 @@
-// The core answers in English (the API's language, and the CLI's). The Spanish screens show those
-// answers in Spanish: each message the desktop can meet is matched here and said again. A message
-// not listed comes back as null, and the screen shows it as it came, marked as English.
+// The core answers in English (the API's language, and the CLI's). The Spanish screens, and the
+// desktop's Spanish CSV exports, say those answers in Spanish: each message the desktop can meet is
+// matched here and said again. A message not listed comes back as null, and is shown as it came
+// (marked as English on screen).
 //
 // Kept beside the sentences they translate: src/main/core (users, keys, ledger, settings, bulk) and
 // src/shared/identifiers (validation, whose Spanish also lives there as `messageEs` for the live
@@ -62,6 +63,11 @@ const RULES: readonly Rule[] = [
   [/^identifier is required/, () => 'Falta el identificador (un CBU/CVU o un alias).'],
   [/^type (is required|must be cbu or alias)/, () => 'El tipo debe ser cbu o alias.'],
   [/^tax_id is required/, () => 'Falta el CUIT/CUIL (11 dígitos).'],
+  // Lookup outcomes (src/main/core/lookup/lookup-record.ts), as a bulk row's export states them
+  [/^No account was found for this identifier$/, () => 'No encontramos ninguna cuenta para ese identificador.'],
+  [/^No credit report was found for this CUIT\/CUIL$/, () => 'No encontramos un informe para ese CUIT/CUIL.'],
+  [/^The account data source is unavailable/, () => 'El servicio de datos no está disponible; probá de nuevo en unos minutos.'],
+  [/^Internal error$/, () => 'Error interno.'],
 ];
 
 const BULK_STATUS: Record<string, string> = {

@@ -1,0 +1,150 @@
+// The desktop's CSV exports (history.exportCsv, bulk.exportCsv over the headless bridge) speak the
+// screen's language for a spreadsheet: Spanish (the default) splits cells at ";" for Excel set to
+// es-AR, with local dd/mm/aaaa times and the core's messages in Spanish; English uses commas. The
+// CLI's exports keep the interchange form (field names, ISO times, commas).
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { auth, createFixture, type Fixture } from './support/fixture';
+import { BridgeSessions } from '../src/main/core/http/bridge';
+import { headlessKeyProvider } from '../src/main/headless/config';
+import { DIR, DIRECTORY_CSV, breakCheckDigit } from './support/directory-data';
+
+let f: Fixture;
+let token: string;
+const savedTz = process.env.TZ;
+
+beforeAll(async () => {
+  const rendererDir = mkdtempSync(path.join(os.tmpdir(), 'titular-ui-'));
+  mkdirSync(path.join(rendererDir, 'assets'));
+  writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Titular</title>');
+  let dataDir = '';
+  const sessions = new BridgeSessions((kind) => headlessKeyProvider(dataDir, {})(kind));
+  f = await createFixture({ credits: { cbu: 100 }, ui: { rendererDir, sessions } });
+  dataDir = f.dataDir;
+  f.importDirectory(DIRECTORY_CSV);
+  token = sessions.open(f.adminId);
+  // From the desktop: a found account (a holder name with a comma), a CBU not in the directory.
+  await value('lookup.account', { identifier: DIR.company.cbu, type: 'cbu' });
+  await value('lookup.account', { identifier: DIR.missing.cbu, type: 'cbu' });
+  // From a local tool: an alias that fails validation (PA006, charged).
+  const key = f.createKey();
+  const res = await f.app.inject({ method: 'GET', url: '/api/v1/lookup?identifier=ab&type=alias', headers: { ...auth(key), host: '127.0.0.1' } });
+  expect(res.statusCode).toBe(400);
+});
+afterEach(() => {
+  if (savedTz === undefined) delete process.env.TZ;
+  else process.env.TZ = savedTz;
+});
+afterAll(async () => {
+  await f.close();
+});
+
+async function value(channel: string, input: unknown) {
+  const res = await f.app.inject({
+    method: 'POST',
+    url: `/bridge/${channel}`,
+    headers: { authorization: `Session ${token}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(input),
+  });
+  const body = res.json();
+  expect(body.ok, JSON.stringify(body)).toBe(true);
+  return body.value;
+}
+
+const lines = (csv: string) => csv.split('\r\n').filter((l) => l !== '');
+
+/** The history entries as the API lists them, newest first. */
+async function entries() {
+  return (await value('history.list', { page: 1, per_page: 50 })).data as { id: string; createdAt: string; inputIdentifier: string }[];
+}
+
+describe('history.exportCsv', () => {
+  it('in Spanish by default: ";" between cells, Spanish headers and words, local dd/mm/aaaa times', async () => {
+    // Buenos Aires is UTC-3 all year: an instant's local time is three hours behind its UTC time.
+    process.env.TZ = 'America/Argentina/Buenos_Aires';
+    const exported = await value('history.exportCsv', {});
+    expect(exported.fileName).toMatch(/^titular-historial-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(exported.rows).toBe(3);
+    const [header, ...rows] = lines(exported.csv);
+    expect(header).toBe('ID de consulta;Fecha;Identificador;Tipo;Estado;Origen;Créditos;Demora de la fuente (ms);Usuario;Titulares;Código de error');
+    const listed = await entries();
+    expect(rows.map((r) => r.split(';')[0])).toEqual(listed.map((e) => e.id));
+
+    const company = rows.find((r) => r.includes(DIR.company.cbu))!;
+    const createdAt = new Date(listed.find((e) => e.inputIdentifier === DIR.company.cbu)!.createdAt);
+    const local = new Date(createdAt.getTime() - 3 * 3_600_000);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const fecha = `${pad(local.getUTCDate())}/${pad(local.getUTCMonth() + 1)}/${local.getUTCFullYear()} ${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+    // The holder's name holds a comma: no quoting needed with ";" between cells.
+    const id = listed.find((e) => e.inputIdentifier === DIR.company.cbu)!.id;
+    expect(company.split(';')).toEqual([id, fecha, DIR.company.cbu, 'CBU', 'Exitosa', 'Escritorio', '1', expect.stringMatching(/^\d+$/), 'ada@acme.test', 'Distribuidora Sur, S.R.L.', '']);
+    expect(rows.find((r) => r.includes(DIR.missing.cbu))).toMatch(/;CBU;Error;Escritorio;1;\d+;ada@acme\.test;;PA011$/);
+    expect(rows.find((r) => r.includes(';ab;'))).toMatch(/;ab;ALIAS;Error;API;1;\d+;ada@acme\.test;;PA006$/);
+  });
+
+  it('in English: commas, English headers and words, yyyy-mm-dd times', async () => {
+    process.env.TZ = 'UTC';
+    const exported = await value('history.exportCsv', { language: 'en' });
+    expect(exported.fileName).toMatch(/^titular-history-\d{4}-\d{2}-\d{2}\.csv$/);
+    const [header, ...rows] = lines(exported.csv);
+    expect(header).toBe('Lookup ID,Date,Identifier,Type,Status,Source,Credits,Source latency (ms),User,Holders,Error code');
+    const listed = await entries();
+    const company = listed.find((e) => e.inputIdentifier === DIR.company.cbu)!;
+    const date = company.createdAt.slice(0, 19).replace('T', ' ');
+    expect(rows.find((r) => r.includes(DIR.company.cbu))).toMatch(new RegExp(`^${company.id},${date},${DIR.company.cbu},CBU,Success,Desktop,1,\\d+,ada@acme\\.test,"Distribuidora Sur, S\\.R\\.L\\.",$`));
+  });
+
+  it('keeps its filters', async () => {
+    const exported = await value('history.exportCsv', { status: 'ERROR', language: 'es' });
+    const rows = lines(exported.csv).slice(1);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.split(';')[4]).toBe('Error');
+  });
+
+  it('refuses a language it does not speak', async () => {
+    const res = await f.app.inject({
+      method: 'POST',
+      url: '/bridge/history.exportCsv',
+      headers: { authorization: `Session ${token}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ language: 'fr' }),
+    });
+    expect(res.json()).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER' } });
+  });
+});
+
+describe('bulk.exportCsv', () => {
+  it('says statuses and the core\'s messages in Spanish, quotes cells holding ";" and defuses formulas', async () => {
+    const content = [
+      DIR.individual.cbu,
+      DIR.missing.cbu,
+      breakCheckDigit(DIR.company.cbu),
+      '=HYPERLINK("x";"y")',
+      DIR.individual.cbu,
+      DIR.joint.cbu,
+    ].join('\n');
+    const { job } = await value('bulk.create', { name: 'lista.txt', product: 'cbu', content });
+    await value('bulk.start', { id: job.id });
+    for (let i = 0; i < 200 && (await value('bulk.get', { id: job.id })).job.active; i++) await new Promise((r) => setTimeout(r, 25));
+
+    const es = await value('bulk.exportCsv', { id: job.id });
+    expect(es.fileName).toMatch(/^titular-lote-lista-\d{4}-\d{2}-\d{2}\.csv$/);
+    const [header, ...rows] = lines(es.csv);
+    expect(header).toBe('Fila;Entrada;Identificador;Tipo;Estado;HTTP;Código;Mensaje;Créditos;Repite la fila;Titulares;CUIT/CUIL;Banco;ID de consulta');
+    expect(rows[0]).toMatch(new RegExp(`^1;${DIR.individual.cbu};${DIR.individual.cbu};CBU;Exitosa;200;;;1;;Lucía Luna;${DIR.individual.taxId};[^;]*;[0-9a-f-]{36}$`));
+    expect(rows[1]).toContain(';Error;404;PA011;No encontramos ninguna cuenta para ese identificador.;1;;');
+    expect(rows[2]).toContain(';Inválida;;;El dígito verificador del segundo bloque (dígito 22) del CBU no es válido.;0;;');
+    // A formula is written as text, and a cell holding ";" is quoted.
+    expect(rows[3]).toMatch(/^4;"'=HYPERLINK\(""x"";""y""\)";;;Inválida;/);
+    expect(rows[4]).toMatch(/^5;.*;Exitosa;200;;;0;1;/);
+    // Two holders are one cell, quoted because it holds the separator.
+    expect(rows[5]).toContain(`;1;;"Pablo Ríos; Inés Ríos";"${DIR.joint.taxIdA}; ${DIR.joint.taxIdB}";`);
+
+    const en = await value('bulk.exportCsv', { id: job.id, language: 'en' });
+    const enRows = lines(en.csv);
+    expect(enRows[0]).toBe('Row,Input,Identifier,Type,Status,HTTP,Code,Message,Credits,Duplicate of row,Holders,Tax IDs,Bank,Lookup ID');
+    expect(enRows[2]).toContain(',Error,404,PA011,No account was found for this identifier,1,,');
+    expect(enRows[3]).toContain(',Invalid,,,CBU check digit of the second block (digit 22) is invalid,0,,');
+  });
+});
