@@ -2,6 +2,7 @@
 // GE500 retries, two processes on one job, and the export. Every test ends with the ledger invariants.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { openTitular, type Titular } from '../../src/main/core/titular';
 import { headlessKeyProvider } from '../../src/main/headless/config';
@@ -11,8 +12,11 @@ import { createFixture, type Fixture } from '../support/fixture';
 import { checkLedgerInvariants } from '../support/invariants';
 import { breakCheckDigit } from '../support/directory-data';
 import { bulkList, csvCells, generateDirectory, spaced } from './bulk-data';
-import { BulkJobStore } from '../../src/main/core/bulk/bulk-jobs';
+import { BulkJobStore, THIS_RUNNER } from '../../src/main/core/bulk/bulk-jobs';
 import { BulkAlreadyCompleted } from '../../src/main/core/bulk/bulk-service';
+
+/** This process's pid space as a runner names it (Linux): host name and PID namespace. */
+const THIS_PID_SPACE = `${hostname()}/pidns-${/^pid:\[(\d+)\]$/.exec(readlinkSync('/proc/self/ns/pid'))![1]}`;
 
 let f: Fixture;
 const directory = generateDirectory(300);
@@ -307,11 +311,15 @@ describe('a bulk job', () => {
         sqlite().prepare("UPDATE bulk_jobs SET status = 'running', updated_at = ?, runner = ? WHERE id = ?").run(Date.now(), runner, job.id);
         return f.titular.bulk.get(f.orgId, job.id).runningElsewhere;
       };
-      expect(leftBy(`${hostname()}:${gone.pid}`)).toBe(false);
-      expect(leftBy(`${hostname()}:${alive.pid}`)).toBe(true);
-      // Not checkable from here: another machine, or this very process (which may hold other cores).
+      expect(leftBy(`${THIS_PID_SPACE}:${gone.pid}`)).toBe(false);
+      expect(leftBy(`${THIS_PID_SPACE}:${alive.pid}`)).toBe(true);
+      // Not checkable from here: another machine, another container of the same name (its own PID
+      // namespace), or this very process (which may hold other cores).
       expect(leftBy(`otra-pc:${gone.pid}`)).toBe(true);
-      expect(leftBy(`${hostname()}:${process.pid}`)).toBe(true);
+      expect(leftBy(`${hostname()}/pidns-1:${gone.pid}`)).toBe(true);
+      // A runner recorded before the namespace was: unknown too, so it waits for the 90 s.
+      expect(leftBy(`${hostname()}:${gone.pid}`)).toBe(true);
+      expect(leftBy(`${THIS_PID_SPACE}:${process.pid}`)).toBe(true);
     } finally {
       alive.kill();
     }
@@ -319,7 +327,8 @@ describe('a bulk job', () => {
     const store = new BulkJobStore(sqlite());
     const runner = () => sqlite().prepare('SELECT runner FROM bulk_jobs WHERE id = ?').pluck().get(job.id);
     store.setStatus(job.id, 'running', Date.now());
-    expect(runner()).toBe(`${hostname()}:${process.pid}`);
+    expect(runner()).toBe(THIS_RUNNER);
+    expect(THIS_RUNNER).toBe(`${THIS_PID_SPACE}:${process.pid}`);
     store.setStatus(job.id, 'paused', Date.now());
     expect(runner()).toBeNull();
   });
@@ -344,10 +353,10 @@ describe('a bulk job', () => {
     const store = new BulkJobStore(sqlite());
     store.setStatus(job.id, 'running', 1_000);
     // Another process joined the job and was killed: it is the recorded runner now.
-    sqlite().prepare('UPDATE bulk_jobs SET runner = ? WHERE id = ?').run(`${hostname()}:999999999`, job.id);
+    sqlite().prepare('UPDATE bulk_jobs SET runner = ? WHERE id = ?').run(`${THIS_PID_SPACE}:999999999`, job.id);
     const [a] = store.pendingAfter(job.id, 0, 10);
     store.markItem(job.id, a!.key, { lookupId: 'l-a', status: 200, code: null, charged: true, at: 10_000 });
-    expect(sqlite().prepare('SELECT runner FROM bulk_jobs WHERE id = ?').pluck().get(job.id)).toBe(`${hostname()}:${process.pid}`);
+    expect(sqlite().prepare('SELECT runner FROM bulk_jobs WHERE id = ?').pluck().get(job.id)).toBe(THIS_RUNNER);
   });
 
   it('closing the core pauses a running job; a new core resumes it where it stopped', async () => {

@@ -6,6 +6,7 @@
 // validates its whole input before spending anything, so a typo in a file costs nothing (unlike a
 // single API lookup, where PA006 is charged by the contract).
 import type Database from 'better-sqlite3';
+import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { uuidv7 } from '../db/ids';
 import type { ProductSlug } from '../../../shared/api/common';
@@ -89,17 +90,34 @@ const RUN_HEARTBEAT_MS = 5_000;
  */
 export const RUN_STALE_MS = 90_000;
 
-const THIS_RUNNER = `${hostname()}:${process.pid}`;
+/**
+ * Where this process's pid means something: the host name and, on Linux, the PID namespace. Two
+ * containers may share a host name (and a data directory on a volume) but not their pids: a pid of
+ * the other one must not be looked up here, where it names another process or none.
+ */
+function pidSpace(): string {
+  try {
+    const namespace = /^pid:\[(\d+)\]$/.exec(readlinkSync('/proc/self/ns/pid'))?.[1];
+    return namespace ? `${hostname()}/pidns-${namespace}` : hostname();
+  } catch {
+    return hostname();
+  }
+}
+const THIS_PID_SPACE = pidSpace();
+
+/** The runner a job records: `host:pid`, or `host/pidns-N:pid` on Linux. */
+export const THIS_RUNNER = `${THIS_PID_SPACE}:${process.pid}`;
 
 /**
- * Whether the process that set a job running is known to be gone: it ran on this machine and no
- * process has its pid any more. Unknown (another machine, no runner recorded, this very process,
- * which may hold several cores, or a pid reused by another process) counts as not gone, and the
- * job then shows as interrupted only after RUN_STALE_MS without a heartbeat.
+ * Whether the process that set a job running is known to be gone: its pid is of this machine's pid
+ * space and no process has it any more. Unknown (another machine or container, an older runner
+ * without its namespace, no runner recorded, this very process, which may hold several cores, or a
+ * pid reused by another process) counts as not gone, and the job then shows as interrupted only
+ * after RUN_STALE_MS without a heartbeat.
  */
 export function runnerIsGone(runner: string | null): boolean {
   const match = runner ? /^(.*):(\d+)$/.exec(runner) : null;
-  if (!match || match[1] !== hostname()) return false;
+  if (!match || match[1] !== THIS_PID_SPACE) return false;
   const pid = Number(match[2]);
   if (pid === process.pid) return false;
   try {
