@@ -49,7 +49,10 @@ test('the latest lookups are listed, newest first, with their outcome', async ({
   await expect(ok).toContainText('Ada Admin');
   const notFound = rows(page).nth(1);
   await expect(notFound).toHaveAttribute('data-status', 'ERROR');
-  await expect(notFound).toContainText('PA011');
+  // The code with what it means, and its whole sentence on hover.
+  const result = notFound.getByTestId('history-result-error');
+  await expect(result).toHaveText('PA011 Sin resultados');
+  await expect(result).toHaveAttribute('title', 'No encontramos ninguna cuenta para ese identificador.');
   await expect(page.getByTestId('history-total')).toContainText('resultados');
 });
 

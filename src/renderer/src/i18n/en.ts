@@ -338,6 +338,7 @@ export const en: Messages = {
     errorCode: 'Error code',
     errorMessage: 'Message',
     rangeInvalid: '“From” cannot be after “To”.',
+    outcomes: { PA006: 'Invalid identifier', PA011: 'Not found', GE500: 'Source unavailable', other: 'Error' },
   },
   keys: {
     createTitle: 'New key',

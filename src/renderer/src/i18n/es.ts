@@ -337,6 +337,8 @@ export const es = {
     errorCode: 'Código de error',
     errorMessage: 'Mensaje',
     rangeInvalid: '“Desde” no puede ser posterior a “Hasta”.',
+    /** What an error code means, short enough for the table's Resultado column. */
+    outcomes: { PA006: 'Identificador inválido', PA011: 'Sin resultados', GE500: 'Fuente no disponible', other: 'Error' },
   },
   keys: {
     createTitle: 'Nueva clave',

@@ -39,6 +39,27 @@ function errorOf(entry: HistoryEntry): { code: string; message: string } | null 
   return null;
 }
 
+/** The table's Resultado: the holders, or an error's code with what it means (its sentence on hover). */
+function ResultCell({ entry }: { entry: HistoryEntry }) {
+  const { m } = useI18n();
+  const error = errorOf(entry);
+  if (!error) {
+    const summary = resultSummary(entry);
+    return (
+      <td className="ellipsis result-cell" title={summary}>
+        {summary || m.common.none}
+      </td>
+    );
+  }
+  const outcomes = m.history.outcomes;
+  const short = error.code in outcomes ? outcomes[error.code as keyof typeof outcomes] : outcomes.other;
+  return (
+    <td className="ellipsis result-cell" title={titleForCode(error.code, m, entry.inputType === 'CUIT' ? 'report' : 'account')} data-testid="history-result-error">
+      <span className="code-chip">{error.code}</span> {short}
+    </td>
+  );
+}
+
 function resultSummary(entry: HistoryEntry): string {
   const error = errorOf(entry);
   if (error) return error.code;
@@ -230,9 +251,7 @@ export function HistorialScreen() {
                     <td>
                       <Badge tone={entry.status === 'SUCCESS' ? 'success' : 'danger'}>{m.history.statuses[entry.status]}</Badge>
                     </td>
-                    <td className="ellipsis result-cell" title={resultSummary(entry)}>
-                      {errorOf(entry) ? <span className="code-chip">{errorOf(entry)?.code}</span> : resultSummary(entry) || m.common.none}
-                    </td>
+                    <ResultCell entry={entry} />
                     <td>{m.history.sources[entry.source]}</td>
                     <td className="num">{num(entry.creditConsumed)}</td>
                     <td className="ellipsis">{entry.user.name}</td>
