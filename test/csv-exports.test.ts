@@ -2,29 +2,17 @@
 // screen's language for a spreadsheet: Spanish (the default) splits cells at ";" for Excel set to
 // es-AR, with local dd/mm/aaaa times and the core's messages in Spanish; English uses commas. The
 // CLI's exports keep the interchange form (field names, ISO times, commas).
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { auth, createFixture, type Fixture } from './support/fixture';
-import { BridgeSessions } from '../src/main/core/http/bridge';
-import { headlessKeyProvider } from '../src/main/headless/config';
+import { auth } from './support/fixture';
+import { createBridgeFixture, type BridgeFixture } from './support/bridge-fixture';
 import { DIR, DIRECTORY_CSV, breakCheckDigit } from './support/directory-data';
 
-let f: Fixture;
-let token: string;
+let f: BridgeFixture;
 const savedTz = process.env.TZ;
 
 beforeAll(async () => {
-  const rendererDir = mkdtempSync(path.join(os.tmpdir(), 'titular-ui-'));
-  mkdirSync(path.join(rendererDir, 'assets'));
-  writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Titular</title>');
-  let dataDir = '';
-  const sessions = new BridgeSessions((kind) => headlessKeyProvider(dataDir, {})(kind));
-  f = await createFixture({ credits: { cbu: 100 }, ui: { rendererDir, sessions } });
-  dataDir = f.dataDir;
+  f = await createBridgeFixture({ credits: { cbu: 100 } });
   f.importDirectory(DIRECTORY_CSV);
-  token = sessions.open(f.adminId);
   // From the desktop: a found account (a holder name with a comma), a CBU not in the directory.
   await value('lookup.account', { identifier: DIR.company.cbu, type: 'cbu' });
   await value('lookup.account', { identifier: DIR.missing.cbu, type: 'cbu' });
@@ -42,13 +30,7 @@ afterAll(async () => {
 });
 
 async function value(channel: string, input: unknown) {
-  const res = await f.app.inject({
-    method: 'POST',
-    url: `/bridge/${channel}`,
-    headers: { authorization: `Session ${token}`, 'content-type': 'application/json' },
-    payload: JSON.stringify(input),
-  });
-  const body = res.json();
+  const { body } = await f.call(channel, input);
   expect(body.ok, JSON.stringify(body)).toBe(true);
   return body.value;
 }
@@ -104,13 +86,8 @@ describe('history.exportCsv', () => {
   });
 
   it('refuses a language it does not speak', async () => {
-    const res = await f.app.inject({
-      method: 'POST',
-      url: '/bridge/history.exportCsv',
-      headers: { authorization: `Session ${token}`, 'content-type': 'application/json' },
-      payload: JSON.stringify({ language: 'fr' }),
-    });
-    expect(res.json()).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER' } });
+    const { body } = await f.call('history.exportCsv', { language: 'fr' });
+    expect(body).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER' } });
   });
 });
 

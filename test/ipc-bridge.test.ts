@@ -1,43 +1,23 @@
 // The desktop's IPC contract over the headless HTTP bridge: sessions, roles, parsing, and that each
 // channel does what the screens rely on (lookups as WEB, purchases, keys that work at once on the API).
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, createFixture, type Fixture } from './support/fixture';
+import { auth } from './support/fixture';
+import { createBridgeFixture, type BridgeFixture } from './support/bridge-fixture';
 import { DIR, DIRECTORY_CSV } from './support/directory-data';
-import { BridgeSessions } from '../src/main/core/http/bridge';
 import { CHANNELS, ipcContract } from '../src/shared/ipc/contract';
-import { headlessKeyProvider } from '../src/main/headless/config';
 
-let f: Fixture;
+let f: BridgeFixture;
 let adminToken: string;
 let operatorToken: string;
 
 beforeAll(async () => {
-  const rendererDir = mkdtempSync(path.join(os.tmpdir(), 'titular-ui-'));
-  mkdirSync(path.join(rendererDir, 'assets'));
-  writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Titular</title><script type="module" src="/assets/app.js"></script>');
-  writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log("ui")');
-  let dataDir = '';
-  const sessions = new BridgeSessions((kind) => headlessKeyProvider(dataDir, {})(kind));
-  f = await createFixture({ credits: { cbu: 20 }, ui: { rendererDir, sessions } });
-  dataDir = f.dataDir;
+  f = await createBridgeFixture({ credits: { cbu: 20 } });
   f.importDirectory(DIRECTORY_CSV);
-  adminToken = sessions.open(f.adminId);
-  operatorToken = sessions.open(f.operatorId);
+  ({ adminToken, operatorToken } = f);
 });
 afterAll(() => f.close());
 
-async function call(channel: string, input: unknown, token = adminToken) {
-  const res = await f.app.inject({
-    method: 'POST',
-    url: `/bridge/${channel}`,
-    headers: { authorization: `Session ${token}`, 'content-type': 'application/json' },
-    payload: JSON.stringify(input),
-  });
-  return { status: res.statusCode, body: res.json() };
-}
+const call = (channel: string, input: unknown, token = adminToken) => f.call(channel, input, token);
 
 describe('bridge sessions', () => {
   it('refuses a missing or unknown session token with the error body', async () => {

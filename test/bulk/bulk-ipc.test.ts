@@ -1,48 +1,29 @@
 // The desktop's bulk channels over the headless HTTP bridge: an operator runs a job in the server
 // process and polls its progress; each user sees their own jobs, admins see all; large pasted
 // lists fit in one call, and only for a signed-in session.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, createFixture, type Fixture } from '../support/fixture';
+import { auth } from '../support/fixture';
+import { createBridgeFixture, type BridgeFixture } from '../support/bridge-fixture';
 import { checkLedgerInvariants } from '../support/invariants';
-import { BridgeSessions } from '../../src/main/core/http/bridge';
-import { headlessKeyProvider } from '../../src/main/headless/config';
 import { bulkJobSchema } from '../../src/shared/api/bulk';
 import { bulkList, generateDirectory } from './bulk-data';
 
-let f: Fixture;
+let f: BridgeFixture;
 let adminToken: string;
 let operatorToken: string;
 const directory = generateDirectory(3000);
 
 beforeAll(async () => {
-  const rendererDir = mkdtempSync(path.join(os.tmpdir(), 'titular-ui-'));
-  mkdirSync(path.join(rendererDir, 'assets'));
-  writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Titular</title>');
-  let dataDir = '';
-  const sessions = new BridgeSessions((kind) => headlessKeyProvider(dataDir, {})(kind));
-  f = await createFixture({ credits: { cbu: 10_000 }, ui: { rendererDir, sessions } });
-  dataDir = f.dataDir;
+  f = await createBridgeFixture({ credits: { cbu: 10_000 } });
   f.importDirectory(directory.csv);
-  adminToken = sessions.open(f.adminId);
-  operatorToken = sessions.open(f.operatorId);
+  ({ adminToken, operatorToken } = f);
 });
 afterAll(async () => {
   checkLedgerInvariants(f.titular.database.sqlite);
   await f.close();
 });
 
-async function call(channel: string, input: unknown, token: string | null = adminToken) {
-  const res = await f.app.inject({
-    method: 'POST',
-    url: `/bridge/${channel}`,
-    headers: { ...(token ? { authorization: `Session ${token}` } : {}), 'content-type': 'application/json' },
-    payload: JSON.stringify(input),
-  });
-  return { status: res.statusCode, body: res.json() };
-}
+const call = (channel: string, input: unknown, token: string | null = adminToken) => f.call(channel, input, token);
 
 async function value(channel: string, input: unknown, token = adminToken) {
   const { status, body } = await call(channel, input, token);
