@@ -348,6 +348,25 @@ describe('a bulk job', () => {
     expect(updatedAt()).toBe(15_000);
   });
 
+  it('a heartbeat rolled back with its batch is written again when the batch runs again', () => {
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'h.txt', content: bulkList(directory.numbers.slice(0, 3)).text });
+    const store = new BulkJobStore(sqlite());
+    store.setStatus(job.id, 'running', 1_000);
+    const [a] = store.pendingAfter(job.id, 0, 10);
+    const updatedAt = () => sqlite().prepare('SELECT updated_at FROM bulk_jobs WHERE id = ?').pluck().get(job.id);
+    const mark = () => store.markItem(job.id, a!.key, { lookupId: 'l-a', status: 200, code: null, charged: true, at: 10_000 });
+    // The batch: this item's lookup, then another write that fails and rolls everything back.
+    const batch = sqlite().transaction(() => {
+      mark();
+      throw new Error('another write of the batch failed');
+    });
+    expect(() => batch()).toThrow('another write');
+    expect(updatedAt()).toBe(1_000);
+    // The batch again (CommitQueue: each write in its own savepoint): the heartbeat is written.
+    sqlite().transaction(mark)();
+    expect(updatedAt()).toBe(10_000);
+  });
+
   it('of several processes sharing a job, the runner is the last one whose heartbeat was written', () => {
     const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 's.txt', content: bulkList(directory.numbers.slice(0, 2)).text });
     const store = new BulkJobStore(sqlite());

@@ -149,8 +149,8 @@ export class BulkJobStore {
   readonly #setStatus: Database.Statement<unknown[]>;
   readonly #statusOf: Database.Statement<[string], BulkJobStatus>;
   readonly #touch: Database.Statement<[number, string, string]>;
-  /** When this process last refreshed a running job's updated_at (see markItem). */
-  readonly #touchedAt = new Map<string, number>();
+  /** When this process last refreshed a running job's updated_at, and with which item's lookup (see markItem). */
+  readonly #touched = new Map<string, { at: number; key: string }>();
   readonly #pending: Database.Statement<[string, number, number], PendingItem>;
   readonly #mark: Database.Statement<unknown[]>;
   readonly #invalidRows: Database.Statement<[string, number], { row: number; input: string; message: string }>;
@@ -286,9 +286,12 @@ export class BulkJobStore {
     const result = this.#mark.run(outcome.lookupId, outcome.status, outcome.code, outcome.charged ? 1 : 0, final ? outcome.at : null, jobId, key);
     if (result.changes === 1) {
       // The job's heartbeat, committed with its lookups: other processes see it runs (RUN_HEARTBEAT_MS).
-      if (outcome.at - (this.#touchedAt.get(jobId) ?? 0) >= RUN_HEARTBEAT_MS) {
+      // The item whose lookup wrote the last one writes it again: its batch was rolled back (another
+      // write of it failed) and is running again, and that heartbeat was rolled back with it.
+      const last = this.#touched.get(jobId);
+      if (!last || last.key === key || outcome.at - last.at >= RUN_HEARTBEAT_MS) {
         this.#touch.run(outcome.at, THIS_RUNNER, jobId);
-        this.#touchedAt.set(jobId, outcome.at);
+        this.#touched.set(jobId, { at: outcome.at, key });
       }
       return;
     }
