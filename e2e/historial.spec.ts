@@ -183,7 +183,11 @@ test('CSV export downloads the filtered history for a Spanish spreadsheet', asyn
   expect(csv).toContain(NOT_FOUND_CBU);
   expect(csv).toContain('ACME Logística S.A.');
   const companyRow = lines.find((l) => l.includes(ACCOUNTS.company.cbu))!;
-  expect(companyRow).toMatch(/;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2};\d+;CBU;Exitosa;Escritorio;1;\d+;ada@acme\.test;ACME Logística S\.A\.;$/);
+  // The CBU as ="…" (text, all 22 digits, not a number Excel would round).
+  expect(companyRow).toMatch(/;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2};"=""\d{22}""";CBU;Exitosa;Escritorio;1;\d+;ada@acme\.test;ACME Logística S\.A\.;$/);
+  // The times the table shows: the browser's zone (Buenos Aires here), whatever the server's is.
+  const firstShown = (await rows(page).first().locator('td').first().innerText()).replace(', ', ' ');
+  expect(lines[1]!.split(';')[1]!.slice(0, 16)).toBe(firstShown);
   expect((await download).suggestedFilename()).toMatch(/^titular-historial-\d{4}-\d{2}-\d{2}\.csv$/);
 
   // With the ERROR filter the export has only error rows.

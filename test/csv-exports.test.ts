@@ -1,7 +1,7 @@
 // The desktop's CSV exports (history.exportCsv, bulk.exportCsv over the headless bridge) speak the
 // screen's language for a spreadsheet: Spanish (the default) splits cells at ";" for Excel set to
-// es-AR, with local dd/mm/aaaa times and the core's messages in Spanish; English uses commas. The
-// CLI's exports keep the interchange form (field names, ISO times, commas).
+// es-AR, with dd/mm/aaaa times in the screen's time zone and the core's messages in Spanish; English
+// uses commas; a CBU stays 22 digits. The CLI's exports keep the interchange form.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auth } from './support/fixture';
 import { createBridgeFixture, type BridgeFixture } from './support/bridge-fixture';
@@ -36,6 +36,14 @@ async function value(channel: string, input: unknown) {
 }
 
 const lines = (csv: string) => csv.split('\r\n').filter((l) => l !== '');
+/** A CBU as a spreadsheet CSV writes it: ="…", so it stays 22 digits instead of becoming a number. */
+const text = (digits: string) => `"=""${digits}"""`;
+const pad = (n: number) => String(n).padStart(2, '0');
+/** The wall-clock time of an instant `offsetHours` from UTC, as the Spanish export writes it. */
+function fecha(iso: string, offsetHours: number): string {
+  const t = new Date(Date.parse(iso) + offsetHours * 3_600_000);
+  return `${pad(t.getUTCDate())}/${pad(t.getUTCMonth() + 1)}/${t.getUTCFullYear()} ${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}`;
+}
 
 /** The history entries as the API lists them, newest first. */
 async function entries() {
@@ -43,8 +51,8 @@ async function entries() {
 }
 
 describe('history.exportCsv', () => {
-  it('in Spanish by default: ";" between cells, Spanish headers and words, local dd/mm/aaaa times', async () => {
-    // Buenos Aires is UTC-3 all year: an instant's local time is three hours behind its UTC time.
+  it('in Spanish by default: ";" between cells, Spanish headers and words, local dd/mm/aaaa times, CBUs as text', async () => {
+    // Without the screen's zone, this process's. Buenos Aires is UTC-3 all year.
     process.env.TZ = 'America/Argentina/Buenos_Aires';
     const exported = await value('history.exportCsv', {});
     expect(exported.fileName).toMatch(/^titular-historial-\d{4}-\d{2}-\d{2}\.csv$/);
@@ -54,14 +62,10 @@ describe('history.exportCsv', () => {
     const listed = await entries();
     expect(rows.map((r) => r.split(';')[0])).toEqual(listed.map((e) => e.id));
 
-    const company = rows.find((r) => r.includes(DIR.company.cbu))!;
-    const createdAt = new Date(listed.find((e) => e.inputIdentifier === DIR.company.cbu)!.createdAt);
-    const local = new Date(createdAt.getTime() - 3 * 3_600_000);
-    const pad = (n: number) => String(n).padStart(2, '0');
-    const fecha = `${pad(local.getUTCDate())}/${pad(local.getUTCMonth() + 1)}/${local.getUTCFullYear()} ${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+    const entry = listed.find((e) => e.inputIdentifier === DIR.company.cbu)!;
+    const company = rows.find((r) => r.startsWith(entry.id))!;
     // The holder's name holds a comma: no quoting needed with ";" between cells.
-    const id = listed.find((e) => e.inputIdentifier === DIR.company.cbu)!.id;
-    expect(company.split(';')).toEqual([id, fecha, DIR.company.cbu, 'CBU', 'Exitosa', 'Escritorio', '1', expect.stringMatching(/^\d+$/), 'ada@acme.test', 'Distribuidora Sur, S.R.L.', '']);
+    expect(company.split(';')).toEqual([entry.id, fecha(entry.createdAt, -3), text(DIR.company.cbu), 'CBU', 'Exitosa', 'Escritorio', '1', expect.stringMatching(/^\d+$/), 'ada@acme.test', 'Distribuidora Sur, S.R.L.', '']);
     expect(rows.find((r) => r.includes(DIR.missing.cbu))).toMatch(/;CBU;Error;Escritorio;1;\d+;ada@acme\.test;;PA011$/);
     expect(rows.find((r) => r.includes(';ab;'))).toMatch(/;ab;ALIAS;Error;API;1;\d+;ada@acme\.test;;PA006$/);
   });
@@ -72,10 +76,21 @@ describe('history.exportCsv', () => {
     expect(exported.fileName).toMatch(/^titular-history-\d{4}-\d{2}-\d{2}\.csv$/);
     const [header, ...rows] = lines(exported.csv);
     expect(header).toBe('Lookup ID,Date,Identifier,Type,Status,Source,Credits,Source latency (ms),User,Holders,Error code');
-    const listed = await entries();
-    const company = listed.find((e) => e.inputIdentifier === DIR.company.cbu)!;
+    const company = (await entries()).find((e) => e.inputIdentifier === DIR.company.cbu)!;
+    const row = rows.find((r) => r.startsWith(company.id))!;
     const date = company.createdAt.slice(0, 19).replace('T', ' ');
-    expect(rows.find((r) => r.includes(DIR.company.cbu))).toMatch(new RegExp(`^${company.id},${date},${DIR.company.cbu},CBU,Success,Desktop,1,\\d+,ada@acme\\.test,"Distribuidora Sur, S\\.R\\.L\\.",$`));
+    expect(row.startsWith(`${company.id},${date},${text(DIR.company.cbu)},CBU,Success,Desktop,1,`)).toBe(true);
+    expect(row.endsWith(',ada@acme.test,"Distribuidora Sur, S.R.L.",')).toBe(true);
+  });
+
+  it("writes times in the screen's time zone when it is given (the browser may not be where the core runs)", async () => {
+    process.env.TZ = 'UTC';
+    const exported = await value('history.exportCsv', { timeZone: 'Asia/Tokyo' });
+    const entry = (await entries()).find((e) => e.inputIdentifier === DIR.company.cbu)!;
+    const row = lines(exported.csv).find((r) => r.startsWith(entry.id))!;
+    expect(row.split(';')[1]).toBe(fecha(entry.createdAt, 9));
+    const { body } = await f.call('history.exportCsv', { timeZone: 'Mars/Olympus_Mons' });
+    expect(body).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER' } });
   });
 
   it('keeps its filters', async () => {
@@ -109,7 +124,10 @@ describe('bulk.exportCsv', () => {
     expect(es.fileName).toMatch(/^titular-lote-lista-\d{4}-\d{2}-\d{2}\.csv$/);
     const [header, ...rows] = lines(es.csv);
     expect(header).toBe('Fila;Entrada;Identificador;Tipo;Estado;HTTP;Código;Mensaje;Créditos;Repite la fila;Titulares;CUIT/CUIL;Banco;ID de consulta');
-    expect(rows[0]).toMatch(new RegExp(`^1;${DIR.individual.cbu};${DIR.individual.cbu};CBU;Exitosa;200;;;1;;Lucía Luna;${DIR.individual.taxId};[^;]*;[0-9a-f-]{36}$`));
+    const first = rows[0]!.split(';');
+    // The CBU (input and identifier) as text; the CUIT, 11 digits without a leading zero, as it is.
+    expect(first.slice(0, 12)).toEqual(['1', text(DIR.individual.cbu), text(DIR.individual.cbu), 'CBU', 'Exitosa', '200', '', '', '1', '', 'Lucía Luna', DIR.individual.taxId]);
+    expect(first[13]).toMatch(/^[0-9a-f-]{36}$/);
     expect(rows[1]).toContain(';Error;404;PA011;No encontramos ninguna cuenta para ese identificador.;1;;');
     expect(rows[2]).toContain(';Inválida;;;El dígito verificador del segundo bloque (dígito 22) del CBU no es válido.;0;;');
     // A formula is written as text, and a cell holding ";" is quoted.
@@ -119,6 +137,7 @@ describe('bulk.exportCsv', () => {
     expect(rows[5]).toContain(`;1;;"Pablo Ríos; Inés Ríos";"${DIR.joint.taxIdA}; ${DIR.joint.taxIdB}";`);
 
     const en = await value('bulk.exportCsv', { id: job.id, language: 'en' });
+    expect(en.fileName).toMatch(/^titular-batch-lista-\d{4}-\d{2}-\d{2}\.csv$/);
     const enRows = lines(en.csv);
     expect(enRows[0]).toBe('Row,Input,Identifier,Type,Status,HTTP,Code,Message,Credits,Duplicate of row,Holders,Tax IDs,Bank,Lookup ID');
     expect(enRows[2]).toContain(',Error,404,PA011,No account was found for this identifier,1,,');

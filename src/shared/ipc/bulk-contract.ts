@@ -3,7 +3,7 @@
 // the jobs they started; admins see and control every job of the organization.
 import { z } from 'zod';
 import { productSlugSchema } from '../api/common';
-import { languageSchema } from '../language';
+import { languageSchema, timeZoneSchema } from '../language';
 import { bulkInvalidRowSchema, bulkJobSchema } from '../api/bulk';
 
 /**
@@ -37,8 +37,8 @@ export const bulkIpcContract = {
   'bulk.pause': { input: jobId, output: jobAnswer, admin: false },
   'bulk.cancel': { input: jobId, output: jobAnswer, admin: false },
   'bulk.exportCsv': {
-    /** `language`: the screen's, which the file speaks (default Spanish). */
-    input: jobId.extend({ language: languageSchema.optional() }),
+    /** The screen's language and time zone, which the file speaks (default Spanish, the core's zone). */
+    input: jobId.extend({ language: languageSchema.optional(), timeZone: timeZoneSchema.optional() }),
     output: z.object({ fileName: z.string(), csv: z.string(), rows: z.number().int() }),
     admin: false,
   },

@@ -8,7 +8,7 @@ import { historyEntrySchema, paginationSchema } from '../api/history';
 import { lookupDataSchema, lookupTypeSchema } from '../api/lookup';
 import { creditReportSchema } from '../api/credit';
 import { bulkIpcContract } from './bulk-contract';
-import { languageSchema } from '../language';
+import { languageSchema, timeZoneSchema } from '../language';
 
 export const roleSchema = z.enum(['admin', 'operator']);
 export type Role = z.infer<typeof roleSchema>;
@@ -157,8 +157,8 @@ export const ipcContract = {
     admin: false,
   }),
   'history.exportCsv': channel({
-    /** `language`: the screen's, which the file speaks (default Spanish). */
-    input: historyFilterSchema.extend({ language: languageSchema.optional() }),
+    /** The screen's language and time zone, which the file speaks (default Spanish, the core's zone). */
+    input: historyFilterSchema.extend({ language: languageSchema.optional(), timeZone: timeZoneSchema.optional() }),
     output: z.object({ fileName: z.string(), csv: z.string(), rows: z.number().int() }),
     admin: false,
   }),

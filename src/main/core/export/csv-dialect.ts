@@ -7,10 +7,11 @@
 //   dd/mm/aaaa hh:mm:ss (which that Excel reads as a date), statuses and sources in Spanish, and the
 //   core's English messages in Spanish wherever src/shared/messages-es.ts knows them.
 // - English: commas, yyyy-mm-dd hh:mm:ss, the screen's English words.
-// Times are the machine's local time, as the screens show them.
+// In both, times are in the screen's time zone (the browser's, in browser mode; this process's when
+// none is given), as the table shows them, and a CBU stays 22 digits (csvDigitsAsText).
 import type { Language } from '../../../shared/language';
 import { serverMessageInSpanish } from '../../../shared/messages-es';
-import { csvRow, type CsvSeparator } from './csv';
+import { csvCell, csvDigitsAsText, csvRow, type CsvSeparator } from './csv';
 
 /** A column of an export: its interchange name and its header in each language. */
 export interface CsvColumn {
@@ -29,29 +30,22 @@ export interface CsvDialect {
   row(cells: readonly (string | number)[]): string;
   /** An instant (epoch ms). */
   time(at: number): string;
+  /** The calendar day of an instant, yyyy-mm-dd (the file names). */
+  day(at: number): string;
   /** A stored word (a status, a source) as the reader says it. */
   word(value: string): string;
   /** A message of the core (stored in English). */
   message(text: string): string;
 }
 
+// As the screens say them (src/renderer/src/i18n: history.statuses and history.sources).
 const WORDS: Record<Language, Record<string, string>> = {
   es: { SUCCESS: 'Exitosa', ERROR: 'Error', INVALID: 'Inválida', PENDING: 'Pendiente', WEB: 'Escritorio', API: 'API', BULK: 'Lote' },
   en: { SUCCESS: 'Success', ERROR: 'Error', INVALID: 'Invalid', PENDING: 'Pending', WEB: 'Desktop', API: 'API', BULK: 'Batch' },
 };
 
-const two = (n: number): string => String(n).padStart(2, '0');
-
-/** The local calendar day of an instant, yyyy-mm-dd (the exports' file names). */
-export function localDay(at: number): string {
-  const d = new Date(at);
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
-}
-
-function localTime(at: number): string {
-  const d = new Date(at);
-  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
-}
+/** Digits a spreadsheet would mangle as a number: more than 15 of them, or a leading zero. */
+const MANGLED_AS_NUMBER = /^(?:0\d+|\d{16,})$/;
 
 export const INTERCHANGE: CsvDialect = {
   form: 'interchange',
@@ -59,34 +53,55 @@ export const INTERCHANGE: CsvDialect = {
   header: (columns) => csvRow(columns.map((c) => c.field)),
   row: (cells) => csvRow(cells),
   time: (at) => new Date(at).toISOString(),
+  day: (at) => new Date(at).toISOString().slice(0, 10),
   word: (value) => value,
   message: (text) => text,
 };
 
-const SPREADSHEET: Record<Language, CsvDialect> = {
-  es: {
-    form: 'es',
-    separator: ';',
-    header: (columns) => csvRow(columns.map((c) => c.es), ';'),
-    row: (cells) => csvRow(cells, ';'),
-    time: (at) => {
-      const [year, month, day] = localDay(at).split('-');
-      return `${day}/${month}/${year} ${localTime(at)}`;
-    },
-    word: (value) => WORDS.es[value] ?? value,
-    message: (text) => serverMessageInSpanish(text) ?? text,
-  },
-  en: {
-    form: 'en',
-    separator: ',',
-    header: (columns) => csvRow(columns.map((c) => c.en)),
-    row: (cells) => csvRow(cells),
-    time: (at) => `${localDay(at)} ${localTime(at)}`,
-    word: (value) => WORDS.en[value] ?? value,
-    message: (text) => text,
-  },
-};
+/** The parts of an instant's wall-clock time in a zone (this process's when undefined). */
+function wallClock(timeZone: string | undefined): (at: number) => Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string> {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
+  return (at) => {
+    const parts = { year: '', month: '', day: '', hour: '', minute: '', second: '' };
+    for (const part of format.formatToParts(at)) if (part.type in parts) parts[part.type as keyof typeof parts] = part.value;
+    return parts;
+  };
+}
 
-export function csvDialect(form: CsvForm): CsvDialect {
-  return form === 'interchange' ? INTERCHANGE : SPREADSHEET[form];
+function spreadsheet(language: Language, timeZone: string | undefined): CsvDialect {
+  const separator: CsvSeparator = language === 'es' ? ';' : ',';
+  const clock = wallClock(timeZone);
+  const words = WORDS[language];
+  const cell = (value: string | number) => (typeof value === 'string' && MANGLED_AS_NUMBER.test(value) ? csvDigitsAsText(value) : csvCell(value, separator));
+  return {
+    form: language,
+    separator,
+    header: (columns) => csvRow(columns.map((c) => c[language]), separator),
+    row: (cells) => `${cells.map(cell).join(separator)}\r\n`,
+    time: (at) => {
+      const t = clock(at);
+      const date = language === 'es' ? `${t.day}/${t.month}/${t.year}` : `${t.year}-${t.month}-${t.day}`;
+      return `${date} ${t.hour}:${t.minute}:${t.second}`;
+    },
+    day: (at) => {
+      const t = clock(at);
+      return `${t.year}-${t.month}-${t.day}`;
+    },
+    word: (value) => words[value] ?? value,
+    message: (text) => (language === 'es' ? (serverMessageInSpanish(text) ?? text) : text),
+  };
+}
+
+/** The dialect of an export; `timeZone` (an IANA name, checked by the caller) for the spreadsheet forms. */
+export function csvDialect(form: CsvForm, timeZone?: string): CsvDialect {
+  return form === 'interchange' ? INTERCHANGE : spreadsheet(form, timeZone);
 }

@@ -15,6 +15,16 @@ export function csvCell(value: string | number, separator: CsvSeparator = ','): 
   return quote ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/**
+ * Digits a spreadsheet would read as a number, kept as text: a CBU's 22 digits would lose all but 15
+ * of them, and a leading zero would go. Written as the formula ="…" (the cell holds only digits, so
+ * it can do nothing else), which Excel, LibreOffice and Google Sheets show as the digits.
+ */
+export function csvDigitsAsText(digits: string): string {
+  if (!/^\d+$/.test(digits)) throw new Error('csvDigitsAsText takes digits only');
+  return `"=""${digits}"""`;
+}
+
 export function csvRow(cells: readonly (string | number)[], separator: CsvSeparator = ','): string {
   return `${cells.map((cell) => csvCell(cell, separator)).join(separator)}\r\n`;
 }

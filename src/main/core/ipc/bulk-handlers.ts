@@ -7,7 +7,7 @@ import { notFound } from '../errors';
 import type { User } from '../users/users';
 import type { BulkJobView } from '../../../shared/api/bulk';
 import type { bulkIpcContract } from '../../../shared/ipc/bulk-contract';
-import { csvDialect, localDay } from '../export/csv-dialect';
+import { csvDialect } from '../export/csv-dialect';
 
 type BulkChannel = keyof typeof bulkIpcContract;
 type Input<C extends BulkChannel> = z.output<(typeof bulkIpcContract)[C]['input']>;
@@ -47,8 +47,9 @@ export const bulkHandlers: { [C in BulkChannel]: BulkHandler<C> } = {
 
   'bulk.exportCsv': (titular, user, input) => {
     const job = visibleJob(titular, user, input.id);
-    const csv = [...titular.bulk.exportCsv(user.orgId, job.id, csvDialect(input.language ?? 'es'))].join('');
+    const dialect = csvDialect(input.language ?? 'es', input.timeZone);
+    const csv = [...titular.bulk.exportCsv(user.orgId, job.id, dialect)].join('');
     const base = job.name.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'lote';
-    return { fileName: `titular-lote-${base}-${localDay(Date.parse(job.createdAt))}.csv`, csv, rows: job.totalRows };
+    return { fileName: `titular-${dialect.form === 'en' ? 'batch' : 'lote'}-${base}-${dialect.day(Date.parse(job.createdAt))}.csv`, csv, rows: job.totalRows };
   },
 };

@@ -6,7 +6,7 @@ import type { Titular } from '../titular';
 import { TitularError, invalidParameter } from '../errors';
 import { MAX_ACTIVE_KEYS } from '../keys/api-keys';
 import { historyCsvHeader, historyCsvRow } from '../history/history-csv';
-import { csvDialect, localDay } from '../export/csv-dialect';
+import { csvDialect } from '../export/csv-dialect';
 import { passphraseProvider } from '../vault/passphrase-provider';
 import { vaultProviderKind, vaultSecretMatches } from '../vault/vault';
 import type { User } from '../users/users';
@@ -83,14 +83,14 @@ const handlers: { [C in Channel]: Handler<C> } = {
 
   // For a spreadsheet, in the screen's language (export/csv-dialect.ts); the CLI's export is the interchange form.
   'history.exportCsv': (titular, user, input) => {
-    const dialect = csvDialect(input.language ?? 'es');
+    const dialect = csvDialect(input.language ?? 'es', input.timeZone);
     let csv = historyCsvHeader(dialect);
     let rows = 0;
     for (const entry of titular.history.iterate({ orgId: user.orgId, environment: 'live', product: input.product ?? 'cbu' }, historyQuery(input))) {
       if (++rows > MAX_EXPORT_ROWS) throw invalidParameter(`More than ${MAX_EXPORT_ROWS} entries: narrow the dates, or use \`titular history export\``);
       csv += historyCsvRow(entry, dialect);
     }
-    return { fileName: `titular-${dialect.form === 'en' ? 'history' : 'historial'}-${localDay(Date.now())}.csv`, csv, rows };
+    return { fileName: `titular-${dialect.form === 'en' ? 'history' : 'historial'}-${dialect.day(Date.now())}.csv`, csv, rows };
   },
 
   'keys.list': (titular, user) => ({

@@ -1,4 +1,11 @@
-// Saves an export the core built as a CSV file. The BOM makes Excel read it as UTF-8 (accents, ñ).
+// Saving an export the core built as a CSV file, and the time zone it should write times in.
+
+/** The zone the screens show times in: the exports write theirs in it too (browser mode may run the core elsewhere). */
+export function screenTimeZone(): string | undefined {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+}
+
+/** Saves the CSV under its name. The BOM makes Excel read it as UTF-8 (accents, ñ). */
 export function downloadCsv(fileName: string, csv: string): void {
   const body = csv.startsWith('\uFEFF') ? csv : `\uFEFF${csv}`;
   const url = URL.createObjectURL(new Blob([body], { type: 'text/csv;charset=utf-8' }));

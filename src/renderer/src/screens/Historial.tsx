@@ -16,7 +16,7 @@ import { useToast } from '../components/Toast';
 import { IconClock, IconDownload } from '../components/Icons';
 import { LookupResultCard } from './Consulta';
 import { CreditReportCard } from './CreditReport';
-import { downloadCsv } from '../lib/download-csv';
+import { downloadCsv, screenTimeZone } from '../lib/download-csv';
 
 const PER_PAGE = 10;
 const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
@@ -118,8 +118,8 @@ export function HistorialScreen() {
   };
 
   const exportCsv = () => {
-    // The file speaks the screen's language: in Spanish, cells split at ";" for Excel set to es-AR.
-    exporter.mutate({ ...filter, language: lang }, {
+    // The file speaks the screen's language and clock: in Spanish, cells split at ";" for Excel set to es-AR.
+    exporter.mutate({ ...filter, language: lang, timeZone: screenTimeZone() }, {
       onSuccess: (result) => {
         downloadCsv(result.fileName, result.csv);
         toast(tpl(m.history.exported, { n: num(result.rows) }));

@@ -13,7 +13,7 @@ import { useToast } from '../components/Toast';
 import { serverMessage } from '../lib/errors';
 import { ConfirmDialog } from '../components/Dialog';
 import { IconBulk, IconCheck, IconDownload } from '../components/Icons';
-import { downloadCsv } from '../lib/download-csv';
+import { downloadCsv, screenTimeZone } from '../lib/download-csv';
 import './lotes.css';
 
 type Source = 'paste' | 'file';
@@ -221,7 +221,7 @@ function JobPanel({ id }: { id: string }) {
 
   const exportCsv = () =>
     exporter.mutate(
-      { id: job.id, language: lang },
+      { id: job.id, language: lang, timeZone: screenTimeZone() },
       {
         onSuccess: (result) => {
           downloadCsv(result.fileName, result.csv);
