@@ -50,11 +50,13 @@ describe('the core\'s messages, in Spanish', () => {
 
   it('every reason a bulk row or a lookup is invalid', () => {
     const input = parseBulkInput(
-      ['identifier,type', `${breakCheckDigit(DIR.individual.cbu)},cbu`, '123,cbu', 'ab,alias', 'con-guion.x,alias', `${DIR.individual.cbu},iban`, '20123456786,cuit', ',cbu', '"x"y,cbu'].join('\n'),
+      ['identifier,type', `${breakCheckDigit(DIR.individual.cbu)},cbu`, '123,cbu', 'ab,alias', 'con-guion.x,alias', `${DIR.individual.cbu},iban`, '20123456786,cuit', ',cbu', '"x"y,cbu', `${DIR.individual.cbu},"ib\nan"`].join('\n'),
       'cbu',
     );
     const reasons = input.rows.map((r) => r.invalid!);
-    expect(reasons).toHaveLength(8);
+    expect(reasons).toHaveLength(9);
+    // A quoted type cell may hold a line break; the reason quotes it, and still has its Spanish.
+    expect(reasons[8]).toBe('type must be cbu, cvu or alias (got "ib\nan")');
     for (const reason of reasons) expect(serverMessageInSpanish(reason), reason).not.toBeNull();
     for (const analysis of [analyzeCbu('12a'), analyzeCbu('1'), analyzeTaxId('123'), analyzeTaxId('99123456780'), analyzeTaxId('20123456780'), analyzeAlias('ñandu.pay')]) {
       expect(analysis.ok).toBe(false);

@@ -45,9 +45,9 @@ const RULES: readonly Rule[] = [
   [/^Bulk job \S+ is already running$/, () => 'Ese lote ya se está ejecutando.'],
   [/^Bulk job \S+ is (\w+)/, (status) => `Ese lote está ${BULK_STATUS[status] ?? status} y no se puede ejecutar de nuevo.`],
   [/^The identifier is empty$/, () => 'El identificador está vacío.'],
-  [/^type must be cuit or cuil in a credit report job \(got "(.*)"\)$/, (got) => `En un lote de informes el tipo debe ser cuit o cuil (se indicó "${got}").`],
+  [/^type must be cuit or cuil in a credit report job \(got "([\s\S]*)"\)$/, (got) => `En un lote de informes el tipo debe ser cuit o cuil (se indicó "${got}").`],
   [/^A CUIT\/CUIL is looked up in a credit report \(Informes\) job$/, () => 'Un CUIT/CUIL se consulta en un lote de informes crediticios.'],
-  [/^type must be cbu, cvu or alias \(got "(.*)"\)$/, (got) => `El tipo debe ser cbu, cvu o alias (se indicó "${got}").`],
+  [/^type must be cbu, cvu or alias \(got "([\s\S]*)"\)$/, (got) => `El tipo debe ser cbu, cvu o alias (se indicó "${got}").`],
   // Identifier validation (src/shared/identifiers; the API's own wording for its 400 PA006)
   [/^CBU must be exactly 22 digits, without spaces, dashes or other characters$/, () => 'El CBU debe tener exactamente 22 dígitos, sin espacios, guiones ni otros caracteres.'],
   [/^CBU must contain only digits/, () => 'El CBU solo puede contener dígitos.'],

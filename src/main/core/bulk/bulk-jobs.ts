@@ -27,7 +27,7 @@ export interface BulkJobRow {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
-  /** `host:pid` of the process that set it running (see runnerIsGone). */
+  /** The process that set it running, `host:pid` or `host/pidns-N:pid` (see THIS_RUNNER, runnerIsGone). */
   runner: string | null;
   user_name: string;
   user_email: string;

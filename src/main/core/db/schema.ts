@@ -290,7 +290,7 @@ export const bulkJobs = sqliteTable(
     updatedAt: integer('updated_at').notNull(),
     finishedAt: integer('finished_at'),
     /**
-     * The process that set the job running, as `host:pid` (bulk/bulk-runner.ts). A running job
+     * The process that set the job running, as `host:pid` or `host/pidns-N:pid` (bulk/bulk-jobs.ts). A running job
      * whose runner was a process of this machine that no longer exists is shown interrupted at
      * once; otherwise only after RUN_STALE_MS without a heartbeat (`updated_at`).
      */
