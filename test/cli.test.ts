@@ -289,6 +289,16 @@ describe('titular CLI', () => {
     const badFilter = await cli(d('history', 'export', '--format', 'csv', '--from', 'yesterday'));
     expect(badFilter.code).toBe(2);
     expect(badFilter.stderr).toMatch(/--from/);
+
+    // --lang en: the desktop's English spreadsheet form (a BOM, English headers and words, CBUs as text).
+    const sheet = await cli(d('history', 'export', '--format', 'csv', '--lang', 'en'));
+    expect(sheet.code).toBe(0);
+    const sheetLines = sheet.stdout.split('\r\n');
+    expect(sheetLines[0]).toBe('\uFEFFLookup ID,Date,Identifier,Type,Status,Source,Credits,Source latency (ms),User,Holders,Error code');
+    expect(sheetLines.find((l) => l.includes(`"=""${CBU_1}"""`))).toMatch(/,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},"=""\d{22}""",CBU,Success,Desktop,1,\d+,ana@acme\.test,"Pérez, Juan",$/);
+    const jsonLang = await cli(d('history', 'export', '--format', 'json', '--lang', 'es'));
+    expect(jsonLang.code).toBe(2);
+    expect(jsonLang.stderr).toMatch(/--lang is for --format csv/);
   }, TEST_TIMEOUT_MS);
 
   it('no plaintext key is stored anywhere in the data directory', () => {

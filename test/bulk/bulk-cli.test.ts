@@ -231,6 +231,17 @@ describe('titular bulk', () => {
     // The export on stdout: header plus one row per input row.
     const csv = await ok(dataDir, ['bulk', 'export', jobId]);
     expect(csv.trim().split('\r\n')).toHaveLength(1 + 150 + 15 + 1);
+    // --lang es: the desktop's Spanish spreadsheet form, with a BOM for Excel.
+    const sheet = (await ok(dataDir, ['bulk', 'export', jobId, '--lang', 'es'])).split('\r\n');
+    expect(sheet[0]).toBe('\uFEFFFila;Entrada;Identificador;Tipo;Estado;HTTP;Código;Mensaje;Créditos;Repite la fila;Titulares;CUIT/CUIL;Banco;ID de consulta');
+    expect(sheet.filter((l) => l.split(';')[4] === 'Exitosa')).toHaveLength(150 + 15);
+    expect(sheet.find((l) => l.split(';')[4] === 'Inválida')).toContain(';El CBU debe tener 22 dígitos con dígitos verificadores válidos (se ingresaron 5).;');
+    const refused = await cli(dataDir, ['bulk', 'export', jobId, '--lang', 'fr']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--lang/);
+    const langAlone = await cli(dataDir, ['bulk', 'resume', jobId, '--lang', 'es']);
+    expect(langAlone.code).toBe(2);
+    expect(langAlone.stderr).toContain('--lang goes with --export OUT.csv');
   });
 
   it('pauses on Ctrl-C (exit 4) and `bulk resume` finishes the job', { timeout: 120_000 }, async () => {

@@ -16,6 +16,8 @@ import { UsageError, booleanOption, oneOf, stringOption, wholeNumber } from './a
 import { CliError, userByEmail, type CommandSpec, type SessionContext } from './context';
 import { ProgressReporter, count, progressText } from './bulk-progress-bar';
 import { readInputText } from './input-file';
+import { LANG_OPTION, csvPreamble, exportDialect } from './export-lang';
+import type { CsvDialect } from '../../core/export/csv-dialect';
 
 export const EXIT_OUT_OF_CREDITS = 3;
 export const EXIT_STOPPED = 4;
@@ -28,6 +30,14 @@ function concurrencyOption(ctx: SessionContext): number {
   const n = wholeNumber(raw, '--concurrency', ctx.command);
   if (n < 1 || n > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be between 1 and ${MAX_CONCURRENCY}`, ctx.command);
   return n;
+}
+
+/** `--lang` of `bulk run`/`resume`: how `--export` writes, so only with it (checked before anything runs). */
+function runExportDialect(ctx: SessionContext): CsvDialect {
+  if (stringOption(ctx.values, 'export') === undefined && stringOption(ctx.values, 'lang') !== undefined) {
+    throw new UsageError('--lang goes with --export OUT.csv', ctx.command);
+  }
+  return exportDialect(ctx);
 }
 
 /**
@@ -48,9 +58,10 @@ class ExportFile {
     }
   }
 
-  write(ctx: SessionContext, jobId: string): void {
+  write(ctx: SessionContext, jobId: string, dialect: CsvDialect): void {
     try {
-      for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId)) writeSync(this.#fd, chunk);
+      writeSync(this.#fd, csvPreamble(dialect));
+      for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId, dialect)) writeSync(this.#fd, chunk);
       closeSync(this.#fd);
       renameSync(this.#temporary, this.target);
     } catch (error) {
@@ -69,9 +80,10 @@ class ExportFile {
   }
 }
 
-async function writeToStdout(ctx: SessionContext, jobId: string): Promise<void> {
+async function writeToStdout(ctx: SessionContext, jobId: string, dialect: CsvDialect): Promise<void> {
   const stdout = ctx.out.streams.stdout;
-  for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId)) {
+  stdout.write(csvPreamble(dialect));
+  for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId, dialect)) {
     if (!stdout.write(chunk)) await new Promise<void>((resolve) => stdout.once('drain', resolve));
   }
 }
@@ -87,6 +99,7 @@ function describeJob(job: BulkJobView): string {
 async function runJob(ctx: SessionContext, job: BulkJobView, extra: Record<string, unknown>, joined = false): Promise<number> {
   const { out } = ctx;
   const exportTo = stringOption(ctx.values, 'export');
+  const dialect = runExportDialect(ctx);
   const concurrency = concurrencyOption(ctx);
   const exportFile = exportTo !== undefined ? new ExportFile(path.resolve(exportTo)) : null;
   const target = exportFile?.target ?? null;
@@ -107,7 +120,7 @@ async function runJob(ctx: SessionContext, job: BulkJobView, extra: Record<strin
   }
   reporter.end(result.progress);
   const after = ctx.titular.bulk.get(ctx.org.id, job.id);
-  exportFile?.write(ctx, job.id);
+  exportFile?.write(ctx, job.id, dialect);
 
   if (out.json) {
     out.data({ ...extra, job: after, run: { end: result.end, lookedUp: result.lookedUp, durationMs: result.durationMs, error: result.error?.message ?? null }, export: target });
@@ -143,6 +156,7 @@ async function runJob(ctx: SessionContext, job: BulkJobView, extra: Record<strin
 
 const runDetails = [
   '--export OUT.csv       write the results (one row per input row) when the run ends',
+  '--lang es|en           --export for a spreadsheet: Spanish (";", dd/mm/aaaa) or English',
   `--concurrency N        lookups in flight (default ${DEFAULT_CONCURRENCY}, at most ${MAX_CONCURRENCY})`,
   '',
   'Progress goes to stderr: a bar on a terminal, a line every 5 % otherwise.',
@@ -155,7 +169,7 @@ export const bulkCommands: CommandSpec[] = [
   {
     name: 'bulk run',
     interruptible: true,
-    synopsis: 'FILE [--product cbu|informes] [--user EMAIL] [--export OUT.csv] [--concurrency N] [--again]',
+    synopsis: 'FILE [--product cbu|informes] [--user EMAIL] [--export OUT.csv [--lang es|en]] [--concurrency N] [--again]',
     summary: 'Look up every identifier of a file (resumes the unfinished job of the same file)',
     details: [
       'FILE                   one identifier per line, or a CSV with an "identifier" column and an',
@@ -172,6 +186,7 @@ export const bulkCommands: CommandSpec[] = [
       product: { type: 'string' },
       user: { type: 'string' },
       export: { type: 'string' },
+      ...LANG_OPTION,
       concurrency: { type: 'string' },
       again: { type: 'boolean' },
     },
@@ -184,6 +199,7 @@ export const bulkCommands: CommandSpec[] = [
       const email = stringOption(ctx.values, 'user');
       const user = email !== undefined ? userByEmail(ctx, email, '--user') : ctx.actor;
       concurrencyOption(ctx);
+      runExportDialect(ctx);
       const content = readInputText(file);
       const input = { orgId: ctx.org.id, userId: user.id, product, name: path.basename(file), content };
       let prepared;
@@ -211,16 +227,17 @@ export const bulkCommands: CommandSpec[] = [
   {
     name: 'bulk resume',
     interruptible: true,
-    synopsis: 'JOB_ID [--export OUT.csv] [--concurrency N]',
+    synopsis: 'JOB_ID [--export OUT.csv [--lang es|en]] [--concurrency N]',
     summary: 'Resume a paused, interrupted or out-of-credits bulk job',
     details: runDetails,
-    options: { export: { type: 'string' }, concurrency: { type: 'string' } },
+    options: { export: { type: 'string' }, ...LANG_OPTION, concurrency: { type: 'string' } },
     maxArgs: 1,
     access: 'user',
     async run(ctx) {
       const id = ctx.args[0];
       if (id === undefined) throw new UsageError('Missing JOB_ID: titular bulk resume JOB_ID (see titular bulk list)', ctx.command);
       concurrencyOption(ctx);
+      runExportDialect(ctx);
       const job = ctx.titular.bulk.get(ctx.org.id, id);
       if (!ctx.out.json) ctx.out.line(`Resuming job ${job.id}: ${job.name} (${job.product}); done ${count(job.progress.done)} of ${count(job.progress.total)}`);
       return runJob(ctx, job, { resumed: true });
@@ -260,27 +277,29 @@ export const bulkCommands: CommandSpec[] = [
   },
   {
     name: 'bulk export',
-    synopsis: 'JOB_ID [--out FILE]',
+    synopsis: 'JOB_ID [--out FILE] [--lang es|en]',
     summary: 'Export a bulk job as CSV, one row per input row',
     details: [
       `Columns: ${BULK_CSV_COLUMNS.join(',')}`,
       'status is SUCCESS, ERROR (code PA011 not found, PA006), INVALID (never looked up) or PENDING.',
       '--out FILE   write to FILE (created 0600) instead of stdout',
+      '--lang es|en for a spreadsheet: Spanish (";", dd/mm/aaaa, Spanish words and messages) or English',
     ],
-    options: { out: { type: 'string', short: 'o' } },
+    options: { out: { type: 'string', short: 'o' }, ...LANG_OPTION },
     maxArgs: 1,
     access: 'user',
     async run(ctx) {
       const id = ctx.args[0];
       if (id === undefined) throw new UsageError('Missing JOB_ID: titular bulk export JOB_ID', ctx.command);
+      const dialect = exportDialect(ctx);
       const job = ctx.titular.bulk.get(ctx.org.id, id);
       const outFile = stringOption(ctx.values, 'out');
       if (outFile === undefined || outFile === '-') {
-        await writeToStdout(ctx, job.id);
+        await writeToStdout(ctx, job.id, dialect);
         return;
       }
       const target = path.resolve(outFile);
-      new ExportFile(target).write(ctx, job.id);
+      new ExportFile(target).write(ctx, job.id, dialect);
       if (ctx.out.json) ctx.out.data({ exported: job.totalRows, output: target });
       else ctx.out.line(`Exported ${count(job.totalRows)} rows of job ${job.id} to ${target}`);
     },

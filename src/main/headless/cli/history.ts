@@ -6,6 +6,8 @@ import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs
 import path from 'node:path';
 import { History } from '../../core/history/history';
 import { CSV_COLUMNS, historyCsvHeader, historyCsvRow } from '../../core/history/history-csv';
+import { INTERCHANGE } from '../../core/export/csv-dialect';
+import { LANG_HELP, LANG_OPTION, csvPreamble, exportDialect } from './export-lang';
 import { historyQuerySchema, type HistoryEntry } from '../../../shared/api/history';
 import { lookupStatusSchema, sourceSchema } from '../../../shared/api/common';
 import { UsageError, oneOf, requiredString, stringOption } from './args';
@@ -123,11 +125,12 @@ export const historyCommands: CommandSpec[] = [
   {
     name: 'history export',
     interruptible: true,
-    synopsis: '--format csv|json [--from DATE] [--to DATE] [--status S] [--source S] [--environment live|sandbox] [--product cbu|informes] [--output FILE]',
+    synopsis: '--format csv|json [--lang es|en] [--from DATE] [--to DATE] [--status S] [--source S] [--environment live|sandbox] [--product cbu|informes] [--output FILE]',
     summary: 'Export the lookup history as CSV or JSON',
     details: [
       '--format csv|json             CSV columns: ' + CSV_COLUMNS.join(','),
       '                              JSON: an array of history entries (the API shape)',
+      LANG_HELP,
       '--from DATE, --to DATE        ISO 8601 date (whole day, UTC) or instant',
       '--status SUCCESS|ERROR',
       '--source WEB|API|BULK',
@@ -146,11 +149,14 @@ export const historyCommands: CommandSpec[] = [
       environment: { type: 'string' },
       product: { type: 'string' },
       output: { type: 'string', short: 'o' },
+      ...LANG_OPTION,
     },
     access: 'user',
     async run(ctx) {
       const command = ctx.command;
       const format = oneOf(requiredString(ctx.values, 'format', command), ['csv', 'json'] as const, '--format', command);
+      const dialect = exportDialect(ctx);
+      if (format === 'json' && dialect !== INTERCHANGE) throw new UsageError('--lang is for --format csv', command);
       const environment = oneOf(stringOption(ctx.values, 'environment') ?? 'live', ['live', 'sandbox'] as const, '--environment', command);
       const product = oneOf(stringOption(ctx.values, 'product') ?? 'cbu', ['cbu', 'informes'] as const, '--product', command);
       const status = stringOption(ctx.values, 'status');
@@ -181,9 +187,9 @@ export const historyCommands: CommandSpec[] = [
       let completed = false;
       try {
         const history = new History(reader);
-        let buffer = format === 'csv' ? historyCsvHeader() : '[';
+        let buffer = format === 'csv' ? csvPreamble(dialect) + historyCsvHeader(dialect) : '[';
         for (const entry of history.iterate({ orgId: ctx.org.id, environment, product }, filter)) {
-          if (format === 'csv') buffer += historyCsvRow(entry);
+          if (format === 'csv') buffer += historyCsvRow(entry, dialect);
           else buffer += `${count === 0 ? '\n' : ',\n'}${JSON.stringify(entry)}`;
           count++;
           if (buffer.length >= CHUNK_CHARS) {
