@@ -174,7 +174,10 @@ test('CSV export downloads the filtered history for a Spanish spreadsheet', asyn
 
   let download = page.waitForEvent('download');
   await page.getByTestId('history-export').click();
-  let csv = readFileSync((await (await download).path())!, 'utf8').replace(/^\uFEFF/, '');
+  const raw = readFileSync((await (await download).path())!, 'utf8');
+  // One BOM, so Excel reads the file as UTF-8.
+  expect(raw.startsWith('\uFEFFID de consulta;')).toBe(true);
+  let csv = raw.replace(/^\uFEFF/, '');
   const lines = csv.split(/\r?\n/).filter((l) => l !== '');
   // Cells split at ";" (Excel set to es-AR), Spanish headers and words, local dd/mm/aaaa times.
   expect(lines[0]).toBe('ID de consulta;Fecha;Identificador;Tipo;Estado;Origen;Créditos;Demora de la fuente (ms);Usuario;Titulares;Código de error');

@@ -58,7 +58,7 @@ describe('history.exportCsv', () => {
     expect(exported.fileName).toMatch(/^titular-historial-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(exported.rows).toBe(3);
     const [header, ...rows] = lines(exported.csv);
-    expect(header).toBe('ID de consulta;Fecha;Identificador;Tipo;Estado;Origen;Créditos;Demora de la fuente (ms);Usuario;Titulares;Código de error');
+    expect(header).toBe('\uFEFFID de consulta;Fecha;Identificador;Tipo;Estado;Origen;Créditos;Demora de la fuente (ms);Usuario;Titulares;Código de error');
     const listed = await entries();
     expect(rows.map((r) => r.split(';')[0])).toEqual(listed.map((e) => e.id));
 
@@ -75,7 +75,7 @@ describe('history.exportCsv', () => {
     const exported = await value('history.exportCsv', { language: 'en' });
     expect(exported.fileName).toMatch(/^titular-history-\d{4}-\d{2}-\d{2}\.csv$/);
     const [header, ...rows] = lines(exported.csv);
-    expect(header).toBe('Lookup ID,Date,Identifier,Type,Status,Source,Credits,Source latency (ms),User,Holders,Error code');
+    expect(header).toBe('\uFEFFLookup ID,Date,Identifier,Type,Status,Source,Credits,Source latency (ms),User,Holders,Error code');
     const company = (await entries()).find((e) => e.inputIdentifier === DIR.company.cbu)!;
     const row = rows.find((r) => r.startsWith(company.id))!;
     const date = company.createdAt.slice(0, 19).replace('T', ' ');
@@ -123,7 +123,7 @@ describe('bulk.exportCsv', () => {
     const es = await value('bulk.exportCsv', { id: job.id });
     expect(es.fileName).toMatch(/^titular-lote-lista-\d{4}-\d{2}-\d{2}\.csv$/);
     const [header, ...rows] = lines(es.csv);
-    expect(header).toBe('Fila;Entrada;Identificador;Tipo;Estado;HTTP;Código;Mensaje;Créditos;Repite la fila;Titulares;CUIT/CUIL;Banco;ID de consulta');
+    expect(header).toBe('\uFEFFFila;Entrada;Identificador;Tipo;Estado;HTTP;Código;Mensaje;Créditos;Repite la fila;Titulares;CUIT/CUIL;Banco;ID de consulta');
     const first = rows[0]!.split(';');
     // The CBU (input and identifier) as text; the CUIT, 11 digits without a leading zero, as it is.
     expect(first.slice(0, 12)).toEqual(['1', text(DIR.individual.cbu), text(DIR.individual.cbu), 'CBU', 'Exitosa', '200', '', '', '1', '', 'Lucía Luna', DIR.individual.taxId]);
@@ -139,7 +139,7 @@ describe('bulk.exportCsv', () => {
     const en = await value('bulk.exportCsv', { id: job.id, language: 'en' });
     expect(en.fileName).toMatch(/^titular-batch-lista-\d{4}-\d{2}-\d{2}\.csv$/);
     const enRows = lines(en.csv);
-    expect(enRows[0]).toBe('Row,Input,Identifier,Type,Status,HTTP,Code,Message,Credits,Duplicate of row,Holders,Tax IDs,Bank,Lookup ID');
+    expect(enRows[0]).toBe('\uFEFFRow,Input,Identifier,Type,Status,HTTP,Code,Message,Credits,Duplicate of row,Holders,Tax IDs,Bank,Lookup ID');
     expect(enRows[2]).toContain(',Error,404,PA011,No account was found for this identifier,1,,');
     expect(enRows[3]).toContain(',Invalid,,,CBU check digit of the second block (digit 22) is invalid,0,,');
   });

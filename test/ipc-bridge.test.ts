@@ -109,7 +109,7 @@ describe('channels', () => {
     expect(bad.body.error.code).toBe('INVALID_PARAMETER');
     const csv = await call('history.exportCsv', {});
     // For a spreadsheet in the screen's language, Spanish by default (test/csv-exports.test.ts).
-    expect(csv.body.value.csv.split('\r\n')[0]).toBe('ID de consulta;Fecha;Identificador;Tipo;Estado;Origen;Créditos;Demora de la fuente (ms);Usuario;Titulares;Código de error');
+    expect(csv.body.value.csv.split('\r\n')[0]).toBe('\uFEFFID de consulta;Fecha;Identificador;Tipo;Estado;Origen;Créditos;Demora de la fuente (ms);Usuario;Titulares;Código de error');
     expect(csv.body.value.rows).toBe(2);
     expect(csv.body.value.fileName).toMatch(/^titular-historial-\d{4}-\d{2}-\d{2}\.csv$/);
   });

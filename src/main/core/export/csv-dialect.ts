@@ -8,7 +8,8 @@
 //   core's English messages in Spanish wherever src/shared/messages-es.ts knows them.
 // - English: commas, yyyy-mm-dd hh:mm:ss, the screen's English words.
 // In both, times are in the screen's time zone (the browser's, in browser mode; this process's when
-// none is given), as the table shows them, and a CBU stays 22 digits (csvDigitsAsText).
+// none is given), as the table shows them, a CBU stays 22 digits (csvDigitsAsText), and the file
+// starts with a BOM so Excel reads it as UTF-8 (accents, ñ).
 import type { Language } from '../../../shared/language';
 import { serverMessageInSpanish } from '../../../shared/messages-es';
 import { csvCell, csvDigitsAsText, csvRow, type CsvSeparator } from './csv';
@@ -25,7 +26,7 @@ export type CsvForm = 'interchange' | Language;
 export interface CsvDialect {
   readonly form: CsvForm;
   readonly separator: CsvSeparator;
-  /** The header row of these columns. */
+  /** The file's first line: the header row of these columns (after a BOM in the spreadsheet forms). */
   header(columns: readonly CsvColumn[]): string;
   row(cells: readonly (string | number)[]): string;
   /** An instant (epoch ms). */
@@ -85,8 +86,8 @@ function spreadsheet(language: Language, timeZone: string | undefined): CsvDiale
   return {
     form: language,
     separator,
-    header: (columns) => csvRow(columns.map((c) => c[language]), separator),
-    row: (cells) => `${cells.map(cell).join(separator)}\r\n`,
+    header: (columns) => `\uFEFF${csvRow(columns.map((c) => c[language]), separator)}`,
+    row: (cells) => csvRow(cells, separator, cell),
     time: (at) => {
       const t = clock(at);
       const date = language === 'es' ? `${t.day}/${t.month}/${t.year}` : `${t.year}-${t.month}-${t.day}`;

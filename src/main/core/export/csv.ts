@@ -25,6 +25,11 @@ export function csvDigitsAsText(digits: string): string {
   return `"=""${digits}"""`;
 }
 
-export function csvRow(cells: readonly (string | number)[], separator: CsvSeparator = ','): string {
-  return `${cells.map((cell) => csvCell(cell, separator)).join(separator)}\r\n`;
+/** One CSV line; `encode` turns a value into its cell (default csvCell). */
+export function csvRow(
+  cells: readonly (string | number)[],
+  separator: CsvSeparator = ',',
+  encode: (value: string | number) => string = (value) => csvCell(value, separator),
+): string {
+  return `${cells.map(encode).join(separator)}\r\n`;
 }

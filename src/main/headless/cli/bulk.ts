@@ -16,7 +16,7 @@ import { UsageError, booleanOption, oneOf, stringOption, wholeNumber } from './a
 import { CliError, userByEmail, type CommandSpec, type SessionContext } from './context';
 import { ProgressReporter, count, progressText } from './bulk-progress-bar';
 import { readInputText } from './input-file';
-import { LANG_OPTION, csvPreamble, exportDialect } from './export-lang';
+import { LANG_OPTION, exportDialect } from './export-lang';
 import type { CsvDialect } from '../../core/export/csv-dialect';
 
 export const EXIT_OUT_OF_CREDITS = 3;
@@ -60,7 +60,6 @@ class ExportFile {
 
   write(ctx: SessionContext, jobId: string, dialect: CsvDialect): void {
     try {
-      writeSync(this.#fd, csvPreamble(dialect));
       for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId, dialect)) writeSync(this.#fd, chunk);
       closeSync(this.#fd);
       renameSync(this.#temporary, this.target);
@@ -82,7 +81,6 @@ class ExportFile {
 
 async function writeToStdout(ctx: SessionContext, jobId: string, dialect: CsvDialect): Promise<void> {
   const stdout = ctx.out.streams.stdout;
-  stdout.write(csvPreamble(dialect));
   for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId, dialect)) {
     if (!stdout.write(chunk)) await new Promise<void>((resolve) => stdout.once('drain', resolve));
   }

@@ -1,6 +1,6 @@
 // `--lang es|en` on the CLI's CSV exports: the file a person opens in a spreadsheet, as the desktop's
-// "Exportar CSV" writes it (export/csv-dialect.ts: ";" and dd/mm/aaaa in Spanish, this machine's
-// time zone), starting with a BOM so Excel reads it as UTF-8. Without it, the interchange form.
+// "Exportar CSV" writes it (export/csv-dialect.ts: ";" and dd/mm/aaaa in Spanish, a BOM, this
+// machine's time zone). Without it, the interchange form.
 import { INTERCHANGE, csvDialect, type CsvDialect } from '../../core/export/csv-dialect';
 import { oneOf, stringOption } from './args';
 import type { SessionContext } from './context';
@@ -12,9 +12,4 @@ export const LANG_HELP = '--lang es|en                  for a spreadsheet: Spani
 export function exportDialect(ctx: SessionContext): CsvDialect {
   const lang = stringOption(ctx.values, 'lang');
   return lang === undefined ? INTERCHANGE : csvDialect(oneOf(lang, ['es', 'en'] as const, '--lang', ctx.command));
-}
-
-/** What a file in this dialect starts with. */
-export function csvPreamble(dialect: CsvDialect): string {
-  return dialect.form === 'interchange' ? '' : '\uFEFF';
 }

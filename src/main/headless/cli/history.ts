@@ -7,7 +7,7 @@ import path from 'node:path';
 import { History } from '../../core/history/history';
 import { CSV_COLUMNS, historyCsvHeader, historyCsvRow } from '../../core/history/history-csv';
 import { INTERCHANGE } from '../../core/export/csv-dialect';
-import { LANG_HELP, LANG_OPTION, csvPreamble, exportDialect } from './export-lang';
+import { LANG_HELP, LANG_OPTION, exportDialect } from './export-lang';
 import { historyQuerySchema, type HistoryEntry } from '../../../shared/api/history';
 import { lookupStatusSchema, sourceSchema } from '../../../shared/api/common';
 import { UsageError, oneOf, requiredString, stringOption } from './args';
@@ -187,7 +187,7 @@ export const historyCommands: CommandSpec[] = [
       let completed = false;
       try {
         const history = new History(reader);
-        let buffer = format === 'csv' ? csvPreamble(dialect) + historyCsvHeader(dialect) : '[';
+        let buffer = format === 'csv' ? historyCsvHeader(dialect) : '[';
         for (const entry of history.iterate({ orgId: ctx.org.id, environment, product }, filter)) {
           if (format === 'csv') buffer += historyCsvRow(entry, dialect);
           else buffer += `${count === 0 ? '\n' : ',\n'}${JSON.stringify(entry)}`;

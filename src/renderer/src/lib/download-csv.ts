@@ -5,10 +5,9 @@ export function screenTimeZone(): string | undefined {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
 }
 
-/** Saves the CSV under its name. The BOM makes Excel read it as UTF-8 (accents, ñ). */
+/** Saves the CSV under its name, as the core wrote it (its BOM included). */
 export function downloadCsv(fileName: string, csv: string): void {
-  const body = csv.startsWith('\uFEFF') ? csv : `\uFEFF${csv}`;
-  const url = URL.createObjectURL(new Blob([body], { type: 'text/csv;charset=utf-8' }));
+  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
   const a = document.createElement('a');
   a.href = url;
   a.download = fileName;
