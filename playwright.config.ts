@@ -27,6 +27,10 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // Chromium on Linux takes its own widgets' locale (the date pickers' dd/mm/aaaa) from the
+      // environment, not from `locale` above nor --lang; the es-AR user's desktop has es_AR (with
+      // Debian's chromium-l10n, which .ci/run installs).
+      env: { ...process.env, LANGUAGE: 'es_AR', LANG: 'es_AR.UTF-8' },
       args: [
         '--no-sandbox',
         '--disable-gpu',
