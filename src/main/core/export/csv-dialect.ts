@@ -6,12 +6,13 @@
 //   its list separator, ";", and shows a comma-separated file as one column), times as
 //   dd/mm/aaaa hh:mm:ss (which that Excel reads as a date), statuses and sources in Spanish, and the
 //   core's English messages in Spanish wherever src/shared/messages-es.ts knows them.
-// - English: commas, yyyy-mm-dd hh:mm:ss, the screen's English words.
+// - English: commas, yyyy-mm-dd hh:mm:ss, the screens' English words (src/shared/stored-words.ts).
 // In both, times are in the screen's time zone (the browser's, in browser mode; this process's when
 // none is given), as the table shows them, a CBU stays 22 digits (csvDigitsAsText), and the file
 // starts with a BOM so Excel reads it as UTF-8 (accents, ñ).
 import type { Language } from '../../../shared/language';
 import { serverMessageInSpanish } from '../../../shared/messages-es';
+import { STORED_WORDS } from '../../../shared/stored-words';
 import { csvCell, csvDigitsAsText, csvRow, type CsvSeparator } from './csv';
 
 /** A column of an export: its interchange name and its header in each language. */
@@ -38,12 +39,6 @@ export interface CsvDialect {
   /** A message of the core (stored in English). */
   message(text: string): string;
 }
-
-// As the screens say them (src/renderer/src/i18n: history.statuses and history.sources).
-const WORDS: Record<Language, Record<string, string>> = {
-  es: { SUCCESS: 'Exitosa', ERROR: 'Error', INVALID: 'Inválida', PENDING: 'Pendiente', WEB: 'Escritorio', API: 'API', BULK: 'Lote' },
-  en: { SUCCESS: 'Success', ERROR: 'Error', INVALID: 'Invalid', PENDING: 'Pending', WEB: 'Desktop', API: 'API', BULK: 'Batch' },
-};
 
 /** Digits a spreadsheet would mangle as a number: more than 15 of them, or a leading zero. */
 const MANGLED_AS_NUMBER = /^(?:0\d+|\d{16,})$/;
@@ -81,7 +76,7 @@ function wallClock(timeZone: string | undefined): (at: number) => Record<'year' 
 function spreadsheet(language: Language, timeZone: string | undefined): CsvDialect {
   const separator: CsvSeparator = language === 'es' ? ';' : ',';
   const clock = wallClock(timeZone);
-  const words = WORDS[language];
+  const words: Record<string, string> = { ...STORED_WORDS[language].statuses, ...STORED_WORDS[language].sources };
   const cell = (value: string | number) => (typeof value === 'string' && MANGLED_AS_NUMBER.test(value) ? csvDigitsAsText(value) : csvCell(value, separator));
   return {
     form: language,

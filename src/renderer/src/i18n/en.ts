@@ -1,5 +1,6 @@
 // English. Same keys as es.ts (the Messages type enforces it).
 import type { Messages } from './es';
+import { STORED_WORDS } from '../../../shared/stored-words';
 
 export const en: Messages = {
   locale: 'en-US',
@@ -314,8 +315,8 @@ export const en: Messages = {
     export: 'Export CSV',
     exporting: 'Exporting…',
     exported: '{n} rows exported.',
-    statuses: { SUCCESS: 'Success', ERROR: 'Error' },
-    sources: { WEB: 'Desktop', API: 'API', BULK: 'Batch' },
+    statuses: STORED_WORDS.en.statuses,
+    sources: STORED_WORDS.en.sources,
     colDate: 'Date',
     colIdentifier: 'Identifier',
     colType: 'Type',

@@ -1,5 +1,7 @@
 // Spanish (Argentina), the default language. Every key here must exist in en.ts (typed by Messages).
 // Placeholders in braces ({n}, {page}) are filled by `tpl()`.
+import { STORED_WORDS } from '../../../shared/stored-words';
+
 export const es = {
   locale: 'es-AR',
   app: {
@@ -313,8 +315,8 @@ export const es = {
     export: 'Exportar CSV',
     exporting: 'Exportando…',
     exported: 'Se exportaron {n} filas.',
-    statuses: { SUCCESS: 'Exitosa', ERROR: 'Error' },
-    sources: { WEB: 'Escritorio', API: 'API', BULK: 'Lote' },
+    statuses: STORED_WORDS.es.statuses,
+    sources: STORED_WORDS.es.sources,
     colDate: 'Fecha',
     colIdentifier: 'Identificador',
     colType: 'Tipo',
