@@ -97,7 +97,8 @@ describe('Idempotency-Key conflicts', () => {
     expect(first.statusCode).toBe(200);
     const before = f.balance('cbu');
     const history = historyTotal(f, 'live', 'cbu');
-    for (const other of [{ identifier: DIR.wallet.cbu, type: 'cbu' }, { identifier: DIR.company.alias, type: 'alias' }, {}]) {
+    // Any difference in the body is another request: a field added (even one the lookup ignores) too.
+    for (const other of [{ identifier: DIR.wallet.cbu, type: 'cbu' }, { identifier: DIR.company.alias, type: 'alias' }, {}, { identifier: DIR.company.cbu, type: 'cbu', reference: 'x' }]) {
       const res = await postLookup(other, 'conflict-1');
       const body = expectError(res, 409, 'IDEMPOTENCY_CONFLICT', { creditsRemaining: 'absent' });
       expect(body.request_id).not.toBe(first.json().request_id);
@@ -106,6 +107,26 @@ describe('Idempotency-Key conflicts', () => {
     expect(f.balance('cbu')).toBe(before);
     expect(historyTotal(f, 'live', 'cbu')).toBe(history);
     expectReplay(first, await postLookup({ identifier: DIR.company.cbu, type: 'cbu' }, 'conflict-1'));
+  });
+
+  it('the same body with its keys in another order is the same request: replayed, charged once', async () => {
+    const before = f.balance('cbu');
+    const first = await postLookup({ identifier: DIR.individual.cbu, type: 'cbu', meta: { a: 1, b: [2, 3] } }, 'reordered-1');
+    expect(first.statusCode).toBe(200);
+    expectReplay(first, await postLookup({ meta: { b: [2, 3], a: 1 }, type: 'cbu', identifier: DIR.individual.cbu }, 'reordered-1'));
+    // Arrays keep their order: reversed, it is another body.
+    expectError(await postLookup({ identifier: DIR.individual.cbu, type: 'cbu', meta: { a: 1, b: [3, 2] } }, 'reordered-1'), 409, 'IDEMPOTENCY_CONFLICT', { creditsRemaining: 'absent' });
+    expect(f.balance('cbu')).toBe(before - 1);
+  });
+
+  it('GET /api/v1/lookup: another query parameter with the same key is a conflict, not a replay', async () => {
+    const query = `identifier=${DIR.individual.cbu}&type=cbu`;
+    const first = await getLookup(query, 'get-query-1');
+    expect(first.statusCode).toBe(200);
+    const before = f.balance('cbu');
+    expectError(await getLookup(`${query}&ref=7`, 'get-query-1'), 409, 'IDEMPOTENCY_CONFLICT', { creditsRemaining: 'absent' });
+    expectReplay(first, await getLookup(`type=cbu&identifier=${DIR.individual.cbu}`, 'get-query-1'));
+    expect(f.balance('cbu')).toBe(before);
   });
 
   it('409 IDEMPOTENCY_CONFLICT on POST /credit/lookup for a different tax_id', async () => {

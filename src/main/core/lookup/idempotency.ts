@@ -47,8 +47,13 @@ export class IdempotencyStore {
     return raw;
   }
 
+  /**
+   * What "the same request" means for a key: the parts hashed as canonical JSON (object keys sorted
+   * at every depth), so a retry that serializes its body's keys in another order is still the same
+   * request, while any other difference (a field added or changed) is a different one (409).
+   */
   static hashRequest(parts: readonly unknown[]): string {
-    return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+    return createHash('sha256').update(JSON.stringify(parts, sortedKeys)).digest('hex');
   }
 
   /** The stored answer for this key, or null; throws IDEMPOTENCY_CONFLICT for another request. */
@@ -82,4 +87,12 @@ export class IdempotencyStore {
       this.#inFlight.delete(id);
     }
   }
+}
+
+/** JSON.stringify replacer: plain objects rebuilt with their keys sorted (arrays keep their order). */
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) sorted[key] = (value as Record<string, unknown>)[key];
+  return sorted;
 }

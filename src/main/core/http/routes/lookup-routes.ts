@@ -19,26 +19,30 @@ export function registerLookupRoutes(app: FastifyInstance, titular: Titular, aut
   app.get('/api/v1/lookup', cbuLookup, (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const input = { identifier: query.identifier, type: query.type };
-    const ctx = context(request, ['GET', '/api/v1/lookup', input.identifier ?? null, input.type ?? null]);
+    const ctx = context(request, ['GET', '/api/v1/lookup', query]);
     return titular.lookups.lookupAccount(ctx, input).then((answer) => send(reply, answer));
   });
 
   app.post('/api/v1/lookup', cbuLookup, (request, reply) => {
     const body = objectBody(request);
     const input = { identifier: body.identifier, type: body.type };
-    const ctx = context(request, ['POST', '/api/v1/lookup', input.identifier ?? null, input.type ?? null]);
+    const ctx = context(request, ['POST', '/api/v1/lookup', request.body ?? null]);
     return titular.lookups.lookupAccount(ctx, input).then((answer) => send(reply, answer));
   });
 
   app.post('/api/v1/credit/lookup', creditLookup, (request, reply) => {
     const body = objectBody(request);
     const input = { tax_id: body.tax_id };
-    const ctx = context(request, ['POST', '/api/v1/credit/lookup', input.tax_id ?? null]);
+    const ctx = context(request, ['POST', '/api/v1/credit/lookup', request.body ?? null]);
     return titular.lookups.lookupCreditReport(ctx, input).then((answer) => send(reply, answer));
   });
 }
 
-/** The lookup context of an authorized API request; `requestParts` identify it for idempotency. */
+/**
+ * The lookup context of an authorized API request; `requestParts` identify it for idempotency: the
+ * method, the path and the whole query or body as sent (decisions: "the same key and body"), so a
+ * retry that adds or changes any field is a conflict, not a replay of an answer to another request.
+ */
 function context(request: FastifyRequest, requestParts: unknown[]): LookupContext {
   const key = request.apiKey!;
   const header = request.headers['idempotency-key'];
