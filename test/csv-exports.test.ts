@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auth } from './support/fixture';
 import { createBridgeFixture, type BridgeFixture } from './support/bridge-fixture';
 import { DIR, DIRECTORY_CSV, breakCheckDigit } from './support/directory-data';
+import { csvCells } from './bulk/bulk-data';
 
 let f: BridgeFixture;
 const savedTz = process.env.TZ;
@@ -64,8 +65,8 @@ describe('history.exportCsv', () => {
 
     const entry = listed.find((e) => e.inputIdentifier === DIR.company.cbu)!;
     const company = rows.find((r) => r.startsWith(entry.id))!;
-    // The holder's name holds a comma: no quoting needed with ";" between cells.
-    expect(company.split(';')).toEqual([entry.id, fecha(entry.createdAt, -3), text(DIR.company.cbu), 'CBU', 'Exitosa', 'Escritorio', '1', expect.stringMatching(/^\d+$/), 'ada@acme.test', 'Distribuidora Sur, S.R.L.', '']);
+    // The holder's name holds a comma: quoted all the same, for a spreadsheet that splits at ",".
+    expect(company.split(';')).toEqual([entry.id, fecha(entry.createdAt, -3), text(DIR.company.cbu), 'CBU', 'Exitosa', 'Escritorio', '1', expect.stringMatching(/^\d+$/), 'ada@acme.test', '"Distribuidora Sur, S.R.L."', '']);
     expect(rows.find((r) => r.includes(DIR.missing.cbu))).toMatch(/;CBU;Error;Escritorio;1;\d+;ada@acme\.test;;PA011$/);
     expect(rows.find((r) => r.includes(';ab;'))).toMatch(/;ab;ALIAS;Error;API;1;\d+;ada@acme\.test;;PA006$/);
   });
@@ -142,5 +143,21 @@ describe('bulk.exportCsv', () => {
     expect(enRows[0]).toBe('\uFEFFRow,Input,Identifier,Type,Status,HTTP,Code,Message,Credits,Duplicate of row,Holders,Tax IDs,Bank,Lookup ID');
     expect(enRows[2]).toContain(',Error,404,PA011,No account was found for this identifier,1,,');
     expect(enRows[3]).toContain(',Invalid,,,CBU check digit of the second block (digit 22) is invalid,0,,');
+  });
+
+  it('quotes a cell holding the other language\'s separator: a spreadsheet splitting there finds no formula', async () => {
+    // Excel set to es-AR splits any CSV at ";", an English one included; another setup splits a
+    // Spanish file at ",". Unquoted, "x;=1+1" would put =1+1 in a cell of its own.
+    const content = ['x;=1+1', 'y,=2+2', 'z\t=3+3'].join('\n');
+    const { job } = await value('bulk.create', { name: 'separadores.txt', product: 'cbu', content });
+    await value('bulk.start', { id: job.id });
+    for (let i = 0; i < 200 && (await value('bulk.get', { id: job.id })).job.active; i++) await new Promise((r) => setTimeout(r, 25));
+    for (const language of ['es', 'en'] as const) {
+      const rows = lines((await value('bulk.exportCsv', { id: job.id, language })).csv).slice(1);
+      const separator = language === 'es' ? ';' : ',';
+      expect(rows.map((row) => csvCells(row, separator)[1])).toEqual(['x;=1+1', 'y,=2+2', 'z\t=3+3']);
+      // Read at any of the separators a spreadsheet may split at, no cell starts a formula.
+      for (const at of [';', ',', '\t']) for (const row of rows) for (const cell of csvCells(row, at)) expect(cell).not.toMatch(/^[=+@-]/);
+    }
   });
 });

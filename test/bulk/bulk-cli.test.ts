@@ -167,7 +167,7 @@ describe('titular bulk run, killed with SIGKILL halfway', () => {
     // The export: one row per input row, in file order; the credit column sums to the charges.
     const lines = readFileSync(exportFile, 'utf8').trim().split('\r\n');
     expect(lines).toHaveLength(list.rows + 1);
-    const rows = lines.slice(1).map(csvCells);
+    const rows = lines.slice(1).map((line) => csvCells(line));
     expect(rows.map((r) => Number(r[0]))).toEqual(Array.from({ length: list.rows }, (_, i) => i + 1));
     expect(rows.filter((r) => r[4] === 'SUCCESS')).toHaveLength(list.rows - 2);
     expect(rows.filter((r) => r[4] === 'INVALID')).toHaveLength(2);

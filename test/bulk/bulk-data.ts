@@ -49,8 +49,8 @@ export function bulkList(numbers: readonly string[], options: { repeatEvery?: nu
   return { text: `${lines.join('\n')}\n`, rows: lines.length, distinct: numbers.length, repeats, invalid: options.invalid?.length ?? 0 };
 }
 
-/** The cells of one CSV line (RFC 4180 quoting; no line breaks inside cells). */
-export function csvCells(line: string): string[] {
+/** The cells of one CSV line (RFC 4180 quoting; no line breaks inside cells), split at `separator`. */
+export function csvCells(line: string, separator = ','): string[] {
   const cells: string[] = [];
   let cell = '';
   let quoted = false;
@@ -63,7 +63,7 @@ export function csvCells(line: string): string[] {
       } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
+    else if (ch === separator) {
       cells.push(cell);
       cell = '';
     } else cell += ch;

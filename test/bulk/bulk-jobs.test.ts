@@ -434,7 +434,7 @@ describe('the export', () => {
     const lines = [...f.titular.bulk.exportCsv(f.orgId, job.id)].join('').trim().split('\r\n');
     expect(lines[0]).toBe('row,input,identifier,type,status,http_status,code,message,credit_consumed,duplicate_of_row,holder_names,holder_tax_ids,bank,lookup_id');
     expect(lines).toHaveLength(8);
-    const cells = lines.slice(1).map(csvCells);
+    const cells = lines.slice(1).map((line) => csvCells(line));
     expect(cells.map((c) => c.slice(0, 7))).toEqual([
       ['2', n[0], n[0], 'CBU', 'SUCCESS', '200', ''],
       ['3', spaced(n[0]!), n[0], 'CBU', 'SUCCESS', '200', ''],

@@ -77,7 +77,7 @@ function spreadsheet(language: Language, timeZone: string | undefined): CsvDiale
   const separator: CsvSeparator = language === 'es' ? ';' : ',';
   const clock = wallClock(timeZone);
   const words: Record<string, string> = { ...STORED_WORDS[language].statuses, ...STORED_WORDS[language].sources };
-  const cell = (value: string | number) => (typeof value === 'string' && MANGLED_AS_NUMBER.test(value) ? csvDigitsAsText(value) : csvCell(value, separator));
+  const cell = (value: string | number) => (typeof value === 'string' && MANGLED_AS_NUMBER.test(value) ? csvDigitsAsText(value) : csvCell(value));
   return {
     form: language,
     separator,

@@ -5,14 +5,15 @@ export type CsvSeparator = ',' | ';';
 
 /**
  * One CSV cell. A cell a spreadsheet would read as a formula (= + - @, or a leading tab/CR) gets a
- * leading apostrophe so opening the export cannot run anything; a cell holding the separator, a
- * quote or a line break is quoted.
+ * leading apostrophe so opening the export cannot run anything. A cell holding either separator, a
+ * tab, a quote or a line break is quoted, whatever the file's own separator: a spreadsheet may split
+ * the file at the other one (Excel set to es-AR splits at ";", a comma file included), and an
+ * unquoted "x;=cmd…" would then put a formula in a cell of its own.
  */
-export function csvCell(value: string | number, separator: CsvSeparator = ','): string {
+export function csvCell(value: string | number): string {
   let text = String(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  const quote = text.includes(separator) || /["\r\n]/.test(text);
-  return quote ? `"${text.replace(/"/g, '""')}"` : text;
+  return /[,;\t"\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /**
@@ -29,7 +30,7 @@ export function csvDigitsAsText(digits: string): string {
 export function csvRow(
   cells: readonly (string | number)[],
   separator: CsvSeparator = ',',
-  encode: (value: string | number) => string = (value) => csvCell(value, separator),
+  encode: (value: string | number) => string = csvCell,
 ): string {
   return `${cells.map(encode).join(separator)}\r\n`;
 }
