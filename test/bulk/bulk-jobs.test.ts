@@ -279,6 +279,70 @@ describe('a bulk job', () => {
     expect(items).toEqual({ n: 300, lookedUp: view.progress.done });
   });
 
+  it('a cancel from another process stands when the run it stops ends out of credits: never resumed, never charged', async () => {
+    // The run's next lookup meets an empty wallet (402) before it could see the cancel on its item;
+    // its end (out of credits, a resumable status) must not be written over the cancel.
+    f.addCredits('cbu', 3);
+    const content = bulkList(directory.numbers.slice(0, 50)).text;
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'x.txt', content });
+    const other = openTitular({ dataDir: f.dataDir, keyProvider: headlessKeyProvider(f.dataDir, {}) });
+    try {
+      let cancelled = false;
+      const result = await other.bulk.run(f.orgId, job.id, {
+        concurrency: 1,
+        progressIntervalMs: 0,
+        onProgress: (p) => {
+          if (p.done >= 3 && !cancelled) {
+            cancelled = true;
+            // Another process: this core does not run the job, so it writes the cancel itself.
+            void f.titular.bulk.cancel(f.orgId, job.id);
+          }
+        },
+      });
+      expect(cancelled).toBe(true);
+      expect(result.end).toBe('cancelled');
+    } finally {
+      other.close();
+    }
+    expect(f.titular.bulk.get(f.orgId, job.id)).toMatchObject({ status: 'cancelled', progress: { done: 3 } });
+    // After a purchase, the same file starts a new job instead of resuming the cancelled one.
+    f.addCredits('cbu', 100);
+    const again = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'x.txt', content });
+    expect(again).toMatchObject({ resumed: false });
+    expect(again.job.id).not.toBe(job.id);
+    await expect(async () => f.titular.bulk.run(f.orgId, job.id)).rejects.toThrow(/cancelled/);
+    expect(consumptions()).toBe(3);
+    // A run that read the job before the cancel does not start it again either.
+    expect(new BulkJobStore(sqlite()).transition(job.id, 'running', ['pending', 'running', 'paused', 'out_of_credits'], Date.now())).toBe(false);
+  });
+
+  it('a runner sharing a job that another runner left out of credits stops there instead of looking up the rest', async () => {
+    f.addCredits('cbu', 1000);
+    const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'o.txt', content: bulkList(directory.numbers).text });
+    const resolved = vi.spyOn(f.titular.directory, 'resolveAccountNow');
+    let stoppedElsewhere = false;
+    const result = await f.titular.bulk.run(f.orgId, job.id, {
+      concurrency: 1,
+      progressIntervalMs: 0,
+      onProgress: (p) => {
+        if (p.done >= 5 && !stoppedElsewhere) {
+          stoppedElsewhere = true;
+          // What the other runner writes when its lookup meets an empty wallet.
+          sqlite().prepare("UPDATE bulk_jobs SET status = 'out_of_credits' WHERE id = ?").run(job.id);
+        }
+      },
+    });
+    expect(result.end).toBe('out_of_credits');
+    expect(f.titular.bulk.get(f.orgId, job.id)).toMatchObject({ status: 'out_of_credits' });
+    // One lookup past the stop (resolved, rolled back with its item, and resolved once more when the
+    // commit queue reruns its batch write by write), not the other 295.
+    expect(resolved.mock.calls.length).toBeLessThanOrEqual(result.progress.done + 2);
+    expect(consumptions()).toBe(result.progress.done);
+    const resumed = await f.titular.bulk.run(f.orgId, job.id);
+    expect(resumed).toMatchObject({ end: 'completed', progress: { done: 300, charged: 300 } });
+    expect(expectEachItemOnce(job.id)).toBe(300);
+  });
+
   it('a job another process runs shows as running there; left "running" with an old heartbeat, as interrupted', async () => {
     f.addCredits('cbu', 10_000);
     const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'h.txt', content: bulkList(directory.numbers).text });
@@ -326,17 +390,17 @@ describe('a bulk job', () => {
     // Setting a job running records this process; any other status clears it.
     const store = new BulkJobStore(sqlite());
     const runner = () => sqlite().prepare('SELECT runner FROM bulk_jobs WHERE id = ?').pluck().get(job.id);
-    store.setStatus(job.id, 'running', Date.now());
+    expect(store.transition(job.id, 'running', ['running'], Date.now())).toBe(true);
     expect(runner()).toBe(THIS_RUNNER);
     expect(THIS_RUNNER).toBe(`${THIS_PID_SPACE}:${process.pid}`);
-    store.setStatus(job.id, 'paused', Date.now());
+    expect(store.transition(job.id, 'paused', ['running'], Date.now())).toBe(true);
     expect(runner()).toBeNull();
   });
 
   it('the heartbeat: a lookup of a running job refreshes its updated_at, at most every 5 s', () => {
     const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'b.txt', content: bulkList(directory.numbers.slice(0, 3)).text });
     const store = new BulkJobStore(sqlite());
-    store.setStatus(job.id, 'running', 1_000);
+    store.transition(job.id, 'running', ['pending'], 1_000);
     const [a, b, c] = store.pendingAfter(job.id, 0, 10);
     const updatedAt = () => sqlite().prepare('SELECT updated_at FROM bulk_jobs WHERE id = ?').pluck().get(job.id);
     const mark = (key: string, at: number) => store.markItem(job.id, key, { lookupId: `l-${key}`, status: 200, code: null, charged: true, at });
@@ -351,7 +415,7 @@ describe('a bulk job', () => {
   it('a heartbeat rolled back with its batch is written again when the batch runs again', () => {
     const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 'h.txt', content: bulkList(directory.numbers.slice(0, 3)).text });
     const store = new BulkJobStore(sqlite());
-    store.setStatus(job.id, 'running', 1_000);
+    store.transition(job.id, 'running', ['pending'], 1_000);
     const [a] = store.pendingAfter(job.id, 0, 10);
     const updatedAt = () => sqlite().prepare('SELECT updated_at FROM bulk_jobs WHERE id = ?').pluck().get(job.id);
     const mark = () => store.markItem(job.id, a!.key, { lookupId: 'l-a', status: 200, code: null, charged: true, at: 10_000 });
@@ -370,7 +434,7 @@ describe('a bulk job', () => {
   it('of several processes sharing a job, the runner is the last one whose heartbeat was written', () => {
     const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.adminId, product: 'cbu', name: 's.txt', content: bulkList(directory.numbers.slice(0, 2)).text });
     const store = new BulkJobStore(sqlite());
-    store.setStatus(job.id, 'running', 1_000);
+    store.transition(job.id, 'running', ['pending'], 1_000);
     // Another process joined the job and was killed: it is the recorded runner now.
     sqlite().prepare('UPDATE bulk_jobs SET runner = ? WHERE id = ?').run(`${THIS_PID_SPACE}:999999999`, job.id);
     const [a] = store.pendingAfter(job.id, 0, 10);

@@ -128,10 +128,13 @@ export function runnerIsGone(runner: string | null): boolean {
   }
 }
 
-/** The job was paused or cancelled by another process (the CLI, the desktop) while this one ran it. */
+/**
+ * The job stopped running while this process ran it: paused or cancelled by another process (the
+ * CLI, the desktop), or out of credits or completed by another process running it too.
+ */
 export class BulkJobStopped extends Error {
   override name = 'BulkJobStopped';
-  constructor(readonly status: 'paused' | 'cancelled') {
+  constructor(readonly status: Exclude<BulkJobStatus, 'running'>) {
     super(`the bulk job was ${status} elsewhere`);
   }
 }
@@ -146,7 +149,8 @@ export class BulkJobStore {
   readonly #list: Database.Statement<[string, number], BulkJobRow>;
   readonly #listForUser: Database.Statement<[string, string, number], BulkJobRow>;
   readonly #counts: Database.Statement<[string], Record<keyof BulkCounts, number | null>>;
-  readonly #setStatus: Database.Statement<unknown[]>;
+  readonly #transition: Database.Statement<unknown[]>;
+  readonly #itemDone: Database.Statement<[string, string], number>;
   readonly #statusOf: Database.Statement<[string], BulkJobStatus>;
   readonly #touch: Database.Statement<[number, string, string]>;
   /** When this process last refreshed a running job's updated_at, and with which item's lookup (see markItem). */
@@ -184,7 +188,6 @@ export class BulkJobStore {
               SUM(completed_at IS NULL AND lookup_id IS NOT NULL)                  AS retryable
          FROM bulk_job_items WHERE job_id = ?`,
     );
-    this.#setStatus = sqlite.prepare('UPDATE bulk_jobs SET status = ?, updated_at = ?, finished_at = ?, runner = ? WHERE id = ?');
     this.#pending = sqlite.prepare(
       `SELECT item_key AS key, identifier, type, first_row AS firstRow, lookup_id IS NOT NULL AS retried FROM bulk_job_items
         WHERE job_id = ? AND completed_at IS NULL AND first_row > ? ORDER BY first_row LIMIT ?`,
@@ -198,6 +201,11 @@ export class BulkJobStore {
           AND (SELECT status FROM bulk_jobs WHERE id = job_id) = 'running'`,
     );
     this.#statusOf = sqlite.prepare<[string], BulkJobStatus>('SELECT status FROM bulk_jobs WHERE id = ?').pluck();
+    this.#itemDone = sqlite.prepare<[string, string], number>('SELECT completed_at IS NOT NULL FROM bulk_job_items WHERE job_id = ? AND item_key = ?').pluck();
+    this.#transition = sqlite.prepare(
+      `UPDATE bulk_jobs SET status = ?, updated_at = ?, finished_at = ?, runner = ?
+        WHERE id = ? AND status IN (SELECT value FROM json_each(?))`,
+    );
     // The heartbeat names its process too: of several processes sharing a job, the runner is the
     // last one seen alive, so one that died does not make the job look interrupted for the others.
     this.#touch = sqlite.prepare('UPDATE bulk_jobs SET updated_at = ?, runner = ? WHERE id = ?');
@@ -266,10 +274,19 @@ export class BulkJobStore {
     };
   }
 
-  /** A job set running records this process as its runner; any other status clears it. */
-  setStatus(jobId: string, status: BulkJobStatus, now: number): void {
-    const final = status === 'completed' || status === 'cancelled';
-    this.#setStatus.run(status, now, final ? now : null, status === 'running' ? THIS_RUNNER : null, jobId);
+  /**
+   * Sets the status only while the job is in one of `from`, and says whether it did. A job set
+   * running records this process as its runner; any other status clears it. Every change a
+   * run or a stop makes goes through here: the status was read before, and another process (the CLI
+   * cancelling, a second runner finding no credits) may have changed it since; a blind write would
+   * undo that, and a cancelled job made resumable again would be looked up and charged.
+   */
+  transition(jobId: string, to: BulkJobStatus, from: readonly BulkJobStatus[], now: number): boolean {
+    return this.#transition.run(to, now, finishedAt(to, now), to === 'running' ? THIS_RUNNER : null, jobId, JSON.stringify(from)).changes === 1;
+  }
+
+  status(jobId: string): BulkJobStatus | null {
+    return this.#statusOf.get(jobId) ?? null;
   }
 
   /** Pending items after `afterRow`, in file order (keyset pages over the pending index). */
@@ -295,9 +312,12 @@ export class BulkJobStore {
       }
       return;
     }
+    if (this.#itemDone.get(jobId, key) === 1) throw new BulkItemAlreadyDone(`bulk item ${key} of job ${jobId} is already done`);
+    // The item is pending, so the job is not running any more: whatever stopped it (a pause or a
+    // cancel elsewhere, another runner out of credits), this run stops too instead of looking up,
+    // and paying the source for, every item left only to roll each back.
     const status = this.#statusOf.get(jobId);
-    if (status === 'paused' || status === 'cancelled') throw new BulkJobStopped(status);
-    throw new BulkItemAlreadyDone(`bulk item ${key} of job ${jobId} is already done`);
+    throw new BulkJobStopped(status && status !== 'running' ? status : 'paused');
   }
 
   invalidRows(jobId: string, limit: number): { row: number; input: string; message: string }[] {
@@ -308,4 +328,8 @@ export class BulkJobStore {
   exportPage(jobId: string, afterRow: number, limit: number): ExportRow[] {
     return this.#exportPage.all(jobId, afterRow, limit);
   }
+}
+
+function finishedAt(status: BulkJobStatus, now: number): number | null {
+  return status === 'completed' || status === 'cancelled' ? now : null;
 }

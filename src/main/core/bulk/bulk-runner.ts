@@ -12,7 +12,7 @@
 //   paused          stopped by the caller (pause, Ctrl-C, shutdown), or items answered GE500 remain
 //   cancelled       stopped by the caller for good
 import type { CommittedOutcome, LookupAnswer, LookupContext, LookupService } from '../lookup/lookup-service';
-import type { BulkProgress } from '../../../shared/api/bulk';
+import { RESUMABLE_STATUSES, type BulkJobStatus, type BulkProgress } from '../../../shared/api/bulk';
 import { BulkItemAlreadyDone, BulkJobStopped, type BulkCounts, type BulkJobRow, type BulkJobStore, type PendingItem } from './bulk-jobs';
 import { RateMeter, progressOf } from './bulk-progress';
 
@@ -76,8 +76,11 @@ export class BulkRunner {
     const { store } = this.deps;
     const jobId = this.job.id;
     const started = performance.now();
-    store.setStatus(jobId, 'running', Date.now());
     this.#counts = store.counts(jobId);
+    if (!store.transition(jobId, 'running', RESUMABLE_STATUSES, Date.now())) {
+      // Cancelled or completed by another process since the caller read the job: nothing to run.
+      return { jobId, end: endOf(store.status(jobId)), progress: this.progress(), lookedUp: 0, error: null, durationMs: 0 };
+    }
     this.#meter.sample(0);
 
     const items = this.#pendingItems();
@@ -114,7 +117,9 @@ export class BulkRunner {
       // The items tell what is done, also what another process running the same job did.
       this.#counts = store.counts(jobId);
       end = this.#end();
-      store.setStatus(jobId, end, Date.now());
+      // Only over this run's own "running": a status another process set meanwhile (a cancel from
+      // the CLI, another runner out of credits) stands. Completed stands over any: nothing is left.
+      if (!store.transition(jobId, end, end === 'completed' ? UNFINISHED : ['running'], Date.now())) end = endOf(store.status(jobId));
     } catch (error) {
       // The database went away (shutdown): the job keeps the status written by whoever closed it.
       this.#error ??= error instanceof Error ? error : new Error(String(error));
@@ -153,9 +158,10 @@ export class BulkRunner {
           : await lookups.lookupAccount(ctx, { identifier: item.identifier, type: item.type });
     } catch (error) {
       if (error instanceof BulkJobStopped) {
-        // Paused or cancelled by another process: nothing more is dispatched, and this lookup's
-        // charge rolled back with its item (markItem).
-        this.stop(error.status);
+        // Stopped elsewhere (paused, cancelled, or out of credits in another runner): nothing more is
+        // dispatched, and this lookup's charge rolled back with its item (markItem).
+        if (error.status === 'out_of_credits') this.#outOfCredits = true;
+        else this.stop(error.status === 'cancelled' ? 'cancelled' : 'paused');
         return;
       }
       if (error instanceof BulkItemAlreadyDone) {
@@ -198,4 +204,12 @@ export class BulkRunner {
       after = page.at(-1)!.firstRow;
     }
   }
+}
+
+/** Every status but completed: a run that finished every item completes the job from any of them. */
+const UNFINISHED: readonly BulkJobStatus[] = ['pending', 'running', 'paused', 'out_of_credits', 'cancelled'];
+
+/** How a run reports a job whose status another process set. */
+function endOf(status: BulkJobStatus | null): BulkRunEnd {
+  return status === 'completed' || status === 'cancelled' || status === 'out_of_credits' ? status : 'paused';
 }

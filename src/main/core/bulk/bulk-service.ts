@@ -163,7 +163,8 @@ export class BulkService {
       await active.done;
     } else if (RESUMABLE_STATUSES.includes(job.status)) {
       // Not running here (a paused job, or one left "running" by a process that died).
-      if (job.status !== reason) this.store.setStatus(job.id, reason, Date.now());
+      // Conditional: a runner elsewhere may have completed the job since it was read.
+      if (job.status !== reason) this.store.transition(job.id, reason, RESUMABLE_STATUSES, Date.now());
     } else {
       throw invalidParameter(`Bulk job ${job.id} is ${job.status}`);
     }
@@ -183,7 +184,7 @@ export class BulkService {
     for (const [id, active] of this.#active) {
       active.runner.stop('paused');
       try {
-        this.store.setStatus(id, 'paused', Date.now());
+        this.store.transition(id, 'paused', ['running'], Date.now());
       } catch {
         // the database is already closed
       }
