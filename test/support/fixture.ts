@@ -1,5 +1,6 @@
 // A fresh Titular on a temporary data directory: one organization, an admin, an operator, and the
 // HTTP API built over it. Tests call the API through Fastify's inject or a real socket.
+import type { WalSync } from '../../src/main/core/db/commit-queue';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,12 +37,15 @@ export interface FixtureOptions extends HttpApiOptions {
   keyDefaults?: Partial<Omit<CreateKeyInput, 'orgId'>>;
   /** Prefix of the temporary data directory's name. */
   tmpPrefix?: string;
+  /** Durable mode, with the WAL flush under the test's control when `syncWal` is given. */
+  synchronous?: 'NORMAL' | 'FULL';
+  syncWal?: WalSync;
 }
 
 export async function createFixture(options: FixtureOptions = {}): Promise<Fixture> {
-  const { credits, remote, keyDefaults, tmpPrefix = 'titular-test-', ...httpOptions } = options;
+  const { credits, remote, keyDefaults, tmpPrefix = 'titular-test-', synchronous, syncWal, ...httpOptions } = options;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), tmpPrefix));
-  const titular = openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, {}), ...(remote ? { remote } : {}) });
+  const titular = openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, {}), ...(remote ? { remote } : {}), synchronous, syncWal });
   const { org, admin } = titular.users.initialize({ orgName: 'Acme Cobranzas', adminName: 'Ada Admin', adminEmail: 'ada@acme.test' });
   const operator = titular.users.add(org.id, { name: 'Oscar Operador', email: 'oscar@acme.test', role: 'operator' }, admin.id);
   const logs: string[] = [];

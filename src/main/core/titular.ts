@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { openDatabase, type Db, type OpenedDatabase } from './db/open';
-import { CommitQueue } from './db/commit-queue';
+import { CommitQueue, type WalSync } from './db/commit-queue';
 import { AuditLog } from './audit/audit-log';
 import { Users } from './users/users';
 import { Ledger } from './ledger/ledger';
@@ -33,6 +33,8 @@ export interface TitularOptions {
   migrationsFolder?: string;
   /** Retry, backoff and circuit-breaker numbers of the remote resolver (tests shorten them). */
   remote?: RemoteResolverOptions;
+  /** With FULL: replaces the WAL's fdatasync (tests decide when a flush ends). */
+  syncWal?: WalSync;
 }
 
 export interface Titular {
@@ -106,7 +108,7 @@ export function openTitular(options: TitularOptions): Titular {
   const directory = new Directory(sqlite, audit);
   const creditReports = new CreditReports(sqlite, audit);
   const idempotency = new IdempotencyStore(sqlite);
-  const commits = new CommitQueue(sqlite, { folding: [history.folding, ledger] });
+  const commits = new CommitQueue(sqlite, { folding: [history.folding, ledger], ...(options.syncWal ? { syncWal: options.syncWal } : {}) });
   const settings = new Settings(db, sqlite);
   const secrets = new VaultSecrets(db, () => vault);
   const sandbox = new SandboxResolver();

@@ -45,10 +45,12 @@ export const bulkHandlers: { [C in BulkChannel]: BulkHandler<C> } = {
 
   'bulk.cancel': async (titular, user, input) => ({ job: await titular.bulk.cancel(user.orgId, visibleJob(titular, user, input.id).id) }),
 
-  'bulk.exportCsv': (titular, user, input) => {
+  'bulk.exportCsv': async (titular, user, input) => {
     const job = visibleJob(titular, user, input.id);
     const dialect = csvDialect(input.language ?? 'es', input.timeZone);
     const csv = [...titular.bulk.exportCsv(user.orgId, job.id, dialect)].join('');
+    // As history.exportCsv: no outcome in the file that is not on disk yet (synchronous=FULL).
+    await titular.commits.settled();
     const base = job.name.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'lote';
     return { fileName: `titular-${dialect.form === 'en' ? 'batch' : 'lote'}-${base}-${dialect.day(Date.parse(job.createdAt))}.csv`, csv, rows: job.totalRows };
   },

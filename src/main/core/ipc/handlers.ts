@@ -60,7 +60,7 @@ const handlers: { [C in Channel]: Handler<C> } = {
     return { balances };
   },
 
-  'balance.dailyConsumption': (titular, user, input) => {
+  'balance.dailyConsumption': async (titular, user, input) => {
     // One clock reading: three could straddle midnight and name two different days.
     const now = new Date();
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
@@ -70,6 +70,9 @@ const handlers: { [C in Channel]: Handler<C> } = {
       const date = new Date(since + i * DAY_MS).toISOString().slice(0, 10);
       return { date, consumed: byDate.get(date) ?? 0 };
     });
+    // Every read below waits as balance.get does: with synchronous=FULL the desktop shows no lookup
+    // (its own or another client's) that a power cut could still take back.
+    await titular.commits.settled();
     return { days };
   },
 
@@ -78,11 +81,14 @@ const handlers: { [C in Channel]: Handler<C> } = {
     return { added: result.added, balance: result.balance };
   },
 
-  'history.list': (titular, user, input) =>
-    titular.history.page({ orgId: user.orgId, environment: 'live', product: input.product ?? 'cbu' }, { ...historyQuery(input), page: input.page, per_page: input.per_page }),
+  'history.list': async (titular, user, input) => {
+    const page = titular.history.page({ orgId: user.orgId, environment: 'live', product: input.product ?? 'cbu' }, { ...historyQuery(input), page: input.page, per_page: input.per_page });
+    await titular.commits.settled();
+    return page;
+  },
 
   // For a spreadsheet, in the screen's language (export/csv-dialect.ts); the CLI's export is the interchange form.
-  'history.exportCsv': (titular, user, input) => {
+  'history.exportCsv': async (titular, user, input) => {
     const dialect = csvDialect(input.language ?? 'es', input.timeZone);
     let csv = historyCsvHeader(dialect);
     let rows = 0;
@@ -90,6 +96,7 @@ const handlers: { [C in Channel]: Handler<C> } = {
       if (++rows > MAX_EXPORT_ROWS) throw invalidParameter(`More than ${MAX_EXPORT_ROWS} entries: narrow the dates, or use \`titular history export\``);
       csv += historyCsvRow(entry, dialect);
     }
+    await titular.commits.settled();
     return { fileName: `titular-${dialect.form === 'en' ? 'history' : 'historial'}-${dialect.day(Date.now())}.csv`, csv, rows };
   },
 
