@@ -74,10 +74,19 @@ describe('channels', () => {
     const again = await call('credits.purchase', { product: 'cbu', amount: 50, reference: 'REC-9' });
     expect(first.body.value.added).toBe(true);
     expect(again.body.value).toEqual({ added: false, balance: first.body.value.balance });
-    const daily = await call('balance.dailyConsumption', { product: 'cbu', days: 7 });
-    expect(daily.body.value.days).toHaveLength(7);
-    const today = new Date().toISOString().slice(0, 10);
-    expect(daily.body.value.days.at(-1)).toEqual({ date: today, consumed: (await call('balance.get', {})).body.value.balances[0].totalConsumed });
+    const consumed = (await call('balance.get', {})).body.value.balances[0].totalConsumed;
+    expect(consumed).toBeGreaterThan(0);
+    const todayIn = (timeZone?: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+    // Without a zone, the process's days; with one, the screen's: its last day is today there, so
+    // the same lookups fall on different dates 26 hours apart.
+    for (const timeZone of [undefined, 'Pacific/Kiritimati', 'Etc/GMT+12']) {
+      const daily = await call('balance.dailyConsumption', { product: 'cbu', days: 7, ...(timeZone ? { timeZone } : {}) });
+      expect(daily.body.value.days).toHaveLength(7);
+      expect(daily.body.value.days.at(-1)).toEqual({ date: todayIn(timeZone), consumed });
+      expect(daily.body.value.days.slice(0, -1).every((d: { consumed: number }) => d.consumed === 0)).toBe(true);
+    }
+    expect(todayIn('Pacific/Kiritimati')).not.toBe(todayIn('Etc/GMT+12'));
+    expect((await call('balance.dailyConsumption', { product: 'cbu', days: 7, timeZone: 'Marte/Olympus' })).body).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER' } });
   });
 
   it('balance.get waits, like GET /api/v1/balance, until what it read is on disk (synchronous=FULL)', async () => {

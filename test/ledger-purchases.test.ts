@@ -5,6 +5,7 @@ import { createFixture, type Fixture } from './support/fixture';
 import { TitularError } from '../src/main/core/errors';
 import { checkLedgerInvariants, ledgerIdsBeforeTheirTime } from './support/invariants';
 import { CONSUMED_BY_DAY_SQL } from '../src/main/core/ledger/ledger';
+import { calendarDay } from '../src/main/core/time/wall-clock';
 import { uuidv7Floor } from '../src/main/core/db/ids';
 
 let f: Fixture;
@@ -75,13 +76,19 @@ it('counts consumption per day through a range of the primary key (migration 000
   charge('cbu', since + 2 * 3_600_000, since - 3 * 3_600_000);
   // ...and one made days before is not: the range, not a scan of the whole ledger, decides what is read.
   charge('cbu', today + 16 * 3_600_000, since - 5 * day);
-  expect(f.titular.ledger.consumedByDay(f.orgId, 'cbu', since)).toEqual(new Map([['2026-11-21', 2], ['2026-11-22', 2]]));
-  expect(f.titular.ledger.consumedByDay(f.orgId, 'informes', since)).toEqual(new Map([['2026-11-22', 1]]));
+  expect(f.titular.ledger.consumedByDay(f.orgId, 'cbu', since, calendarDay('UTC'))).toEqual(new Map([['2026-11-21', 2], ['2026-11-22', 2]]));
+  expect(f.titular.ledger.consumedByDay(f.orgId, 'informes', since, calendarDay('UTC'))).toEqual(new Map([['2026-11-22', 1]]));
+  // The same rows by Buenos Aires's days (UTC−3): 00:00 and 02:00 UTC of the 21st were the 20th's evening there.
+  expect(f.titular.ledger.consumedByDay(f.orgId, 'cbu', since, calendarDay('America/Argentina/Buenos_Aires'))).toEqual(new Map([['2026-11-20', 2], ['2026-11-22', 2]]));
+  // And by India's (UTC+5:30), whose days start on a half hour: 18:29:59.999 UTC is still the 22nd there.
+  charge('cbu', today + 18 * 3_600_000 + 29 * 60_000 + 59_999);
+  charge('cbu', today + 18 * 3_600_000 + 30 * 60_000);
+  expect(f.titular.ledger.consumedByDay(f.orgId, 'cbu', since, calendarDay('Asia/Kolkata'))).toEqual(new Map([['2026-11-21', 2], ['2026-11-22', 3], ['2026-11-23', 1]]));
   const plan = (sqlite.prepare(`EXPLAIN QUERY PLAN ${CONSUMED_BY_DAY_SQL}`).all('', '', '', 0) as { detail: string }[]).map((row) => row.detail);
   expect(plan).toContain('SEARCH credit_ledger USING INDEX sqlite_autoindex_credit_ledger_1 (id>?)');
   expect(sqlite.prepare("SELECT name FROM sqlite_master WHERE name = 'credit_ledger_org_product'").all()).toEqual([]);
   // Bare charges, without their lookups: the ledger invariants (I4) would rightly fail here. I3c flags
   // exactly the row whose id is days older than it, and not the one a few hours older.
-  expect(f.balance('cbu')).toBe(13);
+  expect(f.balance('cbu')).toBe(11);
   expect(ledgerIdsBeforeTheirTime(sqlite).map((row) => row.created_at)).toEqual([today + 16 * 3_600_000]);
 });

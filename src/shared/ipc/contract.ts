@@ -142,7 +142,8 @@ export const ipcContract = {
     admin: false,
   }),
   'balance.dailyConsumption': channel({
-    input: z.object({ product: productSlugSchema, days: z.number().int().min(1).max(366) }),
+    // Days as the screen's zone names them (the process's when absent): see time/wall-clock.ts.
+    input: z.object({ product: productSlugSchema, days: z.number().int().min(1).max(366), timeZone: timeZoneSchema.optional() }),
     output: z.object({ days: z.array(z.object({ date: z.string(), consumed: z.number().int() })) }),
     admin: false,
   }),

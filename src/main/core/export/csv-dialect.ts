@@ -13,6 +13,7 @@
 import type { Language } from '../../../shared/language';
 import { serverMessageInSpanish } from '../../../shared/messages-es';
 import { STORED_WORDS } from '../../../shared/stored-words';
+import { calendarDay, wallClock } from '../time/wall-clock';
 import { csvCell, csvDigitsAsText, csvRow, type CsvSeparator } from './csv';
 
 /** A column of an export: its interchange name and its header in each language. */
@@ -54,25 +55,6 @@ export const INTERCHANGE: CsvDialect = {
   message: (text) => text,
 };
 
-/** The parts of an instant's wall-clock time in a zone (this process's when undefined). */
-function wallClock(timeZone: string | undefined): (at: number) => Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string> {
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  });
-  return (at) => {
-    const parts = { year: '', month: '', day: '', hour: '', minute: '', second: '' };
-    for (const part of format.formatToParts(at)) if (part.type in parts) parts[part.type as keyof typeof parts] = part.value;
-    return parts;
-  };
-}
-
 function spreadsheet(language: Language, timeZone: string | undefined): CsvDialect {
   const separator: CsvSeparator = language === 'es' ? ';' : ',';
   const clock = wallClock(timeZone);
@@ -88,10 +70,7 @@ function spreadsheet(language: Language, timeZone: string | undefined): CsvDiale
       const date = language === 'es' ? `${t.day}/${t.month}/${t.year}` : `${t.year}-${t.month}-${t.day}`;
       return `${date} ${t.hour}:${t.minute}:${t.second}`;
     },
-    day: (at) => {
-      const t = clock(at);
-      return `${t.year}-${t.month}-${t.day}`;
-    },
+    day: calendarDay(timeZone),
     word: (value) => words[value] ?? value,
     message: (text) => (language === 'es' ? (serverMessageInSpanish(text) ?? text) : text),
   };

@@ -7,6 +7,7 @@ import { TitularError, invalidParameter } from '../errors';
 import { MAX_ACTIVE_KEYS } from '../keys/api-keys';
 import { historyCsvHeader, historyCsvRow } from '../history/history-csv';
 import { csvDialect } from '../export/csv-dialect';
+import { calendarDay } from '../time/wall-clock';
 import { passphraseProvider } from '../vault/passphrase-provider';
 import { vaultProviderKind, vaultSecretMatches } from '../vault/vault';
 import type { User } from '../users/users';
@@ -61,15 +62,14 @@ const handlers: { [C in Channel]: Handler<C> } = {
   },
 
   'balance.dailyConsumption': async (titular, user, input) => {
-    // One clock reading: three could straddle midnight and name two different days.
-    const now = new Date();
-    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-    const since = today - (input.days - 1) * DAY_MS;
-    const byDate = titular.ledger.consumedByDay(user.orgId, input.product, since);
-    const days = Array.from({ length: input.days }, (_, i) => {
-      const date = new Date(since + i * DAY_MS).toISOString().slice(0, 10);
-      return { date, consumed: byDate.get(date) ?? 0 };
-    });
+    // The screen's days: the last `days` calendar days in its zone, ending with today there. One
+    // clock reading: two could straddle midnight and name two different days.
+    const now = Date.now();
+    const dayOf = calendarDay(input.timeZone);
+    const dates = daysEndingOn(dayOf(now), input.days);
+    // Read from a day before the first day's UTC midnight: no zone's midnight is further from it.
+    const byDate = titular.ledger.consumedByDay(user.orgId, input.product, Date.parse(`${dates[0]}T00:00:00Z`) - DAY_MS, dayOf);
+    const days = dates.map((date) => ({ date, consumed: byDate.get(date) ?? 0 }));
     // Every read below waits as balance.get does: with synchronous=FULL the desktop shows no lookup
     // (its own or another client's) that a power cut could still take back.
     await titular.commits.settled();
@@ -243,4 +243,10 @@ function enteredPassphrase(passphrase: string): MasterKeyProvider {
     if (error instanceof VaultUnlockError) throw new TitularError(401, 'UNAUTHORIZED', error.message);
     throw error;
   }
+}
+
+/** The `count` calendar days (yyyy-mm-dd) ending on `last`, oldest first. */
+function daysEndingOn(last: string, count: number): string[] {
+  const end = Date.parse(`${last}T00:00:00Z`);
+  return Array.from({ length: count }, (_, i) => new Date(end - (count - 1 - i) * DAY_MS).toISOString().slice(0, 10));
 }

@@ -44,10 +44,14 @@ interface FoldedBalance {
 }
 
 /** Exported for the test that checks its query plan: a range of the primary key, not a scan of the ledger. */
-export const CONSUMED_BY_DAY_SQL = `SELECT strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS day, -SUM(amount) AS consumed
+const QUARTER_HOUR_MS = 15 * 60_000;
+
+// Summed per quarter hour: every time zone's offset is a whole number of quarter hours, so each
+// quarter falls within one calendar day of any zone, and the days are counted in the reader's.
+export const CONSUMED_BY_DAY_SQL = `SELECT created_at / ${QUARTER_HOUR_MS} AS quarter, -SUM(amount) AS consumed
   FROM credit_ledger
   WHERE id >= ? AND org_id = ? AND product = ? AND kind = 'consumption' AND created_at >= ?
-  GROUP BY day`;
+  GROUP BY quarter`;
 
 export class Ledger implements BatchFolding {
   readonly #balanceOf: Database.Statement<[string, string], { balance: number }>;
@@ -57,7 +61,7 @@ export class Ledger implements BatchFolding {
   /** Balances charged in the group-committed batch being written; null outside one (see begin()). */
   #folded: Map<string, FoldedBalance> | null = null;
   readonly #insertConsumption: Database.Statement<[string, string, string, string, string | null, number]>;
-  readonly #consumedByDay: Database.Statement<[string, string, string, number], { day: string; consumed: number }>;
+  readonly #consumedByDay: Database.Statement<[string, string, string, number], { quarter: number; consumed: number }>;
   /**
    * GET /api/v1/balance's rows per organization, as last read outside any transaction. Emptied by
    * every balance change this process makes (charges, purchases) and by any commit of another
@@ -96,12 +100,20 @@ export class Ledger implements BatchFolding {
     this.#consumedByDay = sqlite.prepare(CONSUMED_BY_DAY_SQL);
   }
 
-  /** Credits consumed per UTC day (YYYY-MM-DD) from `since` (ms) on; days without any are absent. */
-  consumedByDay(orgId: string, product: ProductSlug, since: number): Map<string, number> {
+  /**
+   * Credits consumed per calendar day (YYYY-MM-DD, as `dayOf` names an instant's day: the reader's
+   * zone) from `since` (ms) on; days without any are absent.
+   */
+  consumedByDay(orgId: string, product: ProductSlug, since: number, dayOf: (at: number) => string): Map<string, number> {
     // A day's margin below the floor: a row whose id was made a little before its created_at (none
     // is, today) is still found.
     const rows = this.#consumedByDay.all(uuidv7Floor(since - DAY_MS), orgId, product, since);
-    return new Map(rows.map((row) => [row.day, row.consumed]));
+    const byDay = new Map<string, number>();
+    for (const { quarter, consumed } of rows) {
+      const day = dayOf(quarter * QUARTER_HOUR_MS);
+      byDay.set(day, (byDay.get(day) ?? 0) + consumed);
+    }
+    return byDay;
   }
 
   balance(orgId: string, product: ProductSlug): number {

@@ -1,5 +1,6 @@
 // React Query hooks, one per channel. Query keys are `[channel, input]`, so a mutation invalidates
 // every cached page/filter of a channel with `{ queryKey: [channel] }`.
+import { screenTimeZone } from '../lib/time-zone';
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Channel, ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
 import type { ProductSlug } from '../../../shared/api/common';
@@ -29,7 +30,9 @@ const AFTER_USERS: readonly Channel[] = ['users.list', 'audit.list', 'session.ge
 
 export const useSession = (options?: QueryOptions) => useChannelQuery('session.get', {}, options);
 export const useBalance = () => useChannelQuery('balance.get', {});
-export const useDailyConsumption = (product: ProductSlug, days = 30) => useChannelQuery('balance.dailyConsumption', { product, days });
+// The chart's days are the screen's: a lookup at 23:50 here counts for today, not for tomorrow in UTC.
+export const useDailyConsumption = (product: ProductSlug, days = 30) =>
+  useChannelQuery('balance.dailyConsumption', { product, days, timeZone: screenTimeZone() });
 export const useHistory = (input: ChannelInput<'history.list'>, options?: QueryOptions) => useChannelQuery('history.list', input, { ...options, keepPrevious: true });
 export const useKeys = (options?: QueryOptions) => useChannelQuery('keys.list', {}, options);
 export const useAudit = (input: ChannelInput<'audit.list'> = {}, options?: QueryOptions) => useChannelQuery('audit.list', input, options);

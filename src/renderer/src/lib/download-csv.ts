@@ -1,9 +1,5 @@
-// Saving an export the core built as a CSV file, and the time zone it should write times in.
-
-/** The zone the screens show times in: the exports write theirs in it too (browser mode may run the core elsewhere). */
-export function screenTimeZone(): string | undefined {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
-}
+// Saving an export the core built as a CSV file; the screens ask for it in their time zone.
+export { screenTimeZone } from './time-zone';
 
 /** Saves the CSV under its name, as the core wrote it (its BOM included). */
 export function downloadCsv(fileName: string, csv: string): void {

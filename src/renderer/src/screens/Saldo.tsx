@@ -84,11 +84,17 @@ function ymdUtc(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
+/** Today as the screen's calendar says it (the core counts the chart's days in the screen's zone). */
+function todayHere(): string {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+}
+
 /** The last `days` calendar days ending today, each with the consumption the API reported (0 if absent). */
 function fillDays(reported: { date: string; consumed: number }[], days: number) {
   const byDate = new Map(reported.map((d) => [d.date.slice(0, 10), d.consumed]));
   const lastReported = reported.map((d) => d.date.slice(0, 10)).sort().at(-1);
-  const today = ymdUtc(new Date());
+  const today = todayHere();
   const end = lastReported && lastReported > today ? lastReported : today;
   const endMs = Date.parse(`${end}T00:00:00Z`);
   return Array.from({ length: days }, (_, i) => {
