@@ -4,7 +4,7 @@
 // missing passphrase without touching the database, and opens with the right one.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { auth, createFixture, type Fixture } from './support/fixture';
@@ -208,6 +208,24 @@ describe('no plaintext key at rest, in logs or in error bodies', () => {
     opened.push(t);
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     expect(statSync(path.join(dataDir, 'master.key')).mode & 0o777).toBe(0o600);
+  });
+
+  it('the database, its WAL and its shared memory are 0600, also in a directory readable by others', async () => {
+    const open = mkdtempSync(path.join(os.tmpdir(), 'titular-perm-'));
+    chmodSync(open, 0o755);
+    const t = openTitular({ dataDir: open, keyProvider: headlessKeyProvider(open, {}) });
+    try {
+      t.users.initialize({ orgName: 'Perm', adminName: 'P', adminEmail: 'p@perm.test' });
+      const modes = Object.fromEntries(['', '-wal', '-shm'].map((part) => [part, statSync(path.join(open, `${DATABASE_FILE}${part}`)).mode & 0o777]));
+      expect(modes).toEqual({ '': 0o600, '-wal': 0o600, '-shm': 0o600 });
+    } finally {
+      t.close();
+    }
+    // Files an older version left readable are narrowed when the database is opened again.
+    chmodSync(path.join(open, DATABASE_FILE), 0o644);
+    openTitular({ dataDir: open, keyProvider: headlessKeyProvider(open, {}) }).close();
+    expect(statSync(path.join(open, DATABASE_FILE)).mode & 0o777).toBe(0o600);
+    rmSync(open, { recursive: true, force: true });
   });
 });
 

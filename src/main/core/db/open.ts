@@ -2,6 +2,7 @@
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as schema from './schema';
 import { findUpwards } from '../paths';
@@ -29,6 +30,7 @@ export interface OpenDatabaseOptions {
 }
 
 export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
+  ownerOnly(options.file);
   const sqlite = new Database(options.file);
   try {
     sqlite.pragma('journal_mode = WAL');
@@ -89,4 +91,26 @@ export function findMigrationsFolder(): string {
   const found = findUpwards('drizzle', path.join('drizzle', 'meta', '_journal.json'));
   if (!found) throw new Error('Cannot find the drizzle/ migrations folder; set TITULAR_MIGRATIONS_DIR');
   return found;
+}
+
+/**
+ * The database holds account holders' data, the audit trail and the wrapped vault key: readable by
+ * its owner only, also in a data directory someone made readable to others (`--data-dir` on an
+ * existing one). SQLite creates the -wal and -shm files with the database file's mode, so a new
+ * database is created 0600 before SQLite opens it; files left by an older version are narrowed.
+ */
+function ownerOnly(file: string): void {
+  if (file === ':memory:') return;
+  try {
+    writeFileSync(file, '', { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  for (const part of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      chmodSync(part, 0o600);
+    } catch {
+      // Absent (no WAL yet), or another user's file (a read-only use of someone else's directory).
+    }
+  }
 }

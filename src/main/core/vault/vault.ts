@@ -1,5 +1,7 @@
 // The unlocked vault: a 256-bit data key in memory that seals and opens secrets. Locking zero-fills
-// the key so no decrypted material outlives the session.
+// the key, so nothing opens a secret after it. A secret already opened (a key revealed on screen)
+// is a JavaScript string, which cannot be wiped: it stays in the heap until the garbage collector
+// reuses its memory, so secrets are opened only when someone asks to see one.
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/open';
