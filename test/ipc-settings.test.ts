@@ -50,6 +50,9 @@ describe('settings.get / settings.update', () => {
     await fails(dispatch(f.titular, admin(), 'settings.update', { autoLockMinutes: 5, remote: { baseUrl: 'ftp://x.example' } }), 400, 'INVALID_PARAMETER');
     await fails(dispatch(f.titular, admin(), 'settings.update', { autoLockMinutes: 5, remote: { baseUrl: 'no es una url' } }), 400, 'INVALID_PARAMETER');
     await fails(dispatch(f.titular, admin(), 'settings.update', { resolvers: { cbu: 'sandbox' } }), 400, 'INVALID_PARAMETER');
+    // An upstream key pasted into the URL's query would sit in the settings in plaintext.
+    await fails(dispatch(f.titular, admin(), 'settings.update', { autoLockMinutes: 5, remote: { baseUrl: `https://api.example.com/?key=sk_live_${'a'.repeat(32)}` } }), 400, 'INVALID_PARAMETER');
+    expect(f.titular.settings.get('remote.baseUrl')).toBeNull();
     expect(f.titular.settings.get('vault.autoLockMinutes')).toBe(15);
   });
 

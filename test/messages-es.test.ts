@@ -43,6 +43,14 @@ describe('the core\'s messages, in Spanish', () => {
       [messageOf(key({ scopes: [] })), 'Una clave necesita al menos un permiso: consulta, saldo o historial.'],
       [messageOf(() => titular.ledger.addPurchase({ orgId, product: 'cbu', amount: 0, userId: adminId })), 'La cantidad debe ser un número entero de 1 a 100.000.000.'],
     ];
+    // A label carrying an API key is refused (it would be stored and shown in plaintext).
+    const pasted = `pegada ${titular.keys.create({ orgId, ownerUserId: adminId, actorUserId: adminId, product: 'cbu', scopes: ['lookup'], environment: 'live' }).secret}`;
+    cases.push(
+      [messageOf(key({ name: pasted })), 'El nombre de la clave no puede contener una clave de API.'],
+      [messageOf(() => titular.ledger.addPurchase({ orgId, product: 'cbu', amount: 5, reference: pasted, userId: adminId })), 'La referencia no puede contener una clave de API.'],
+      [messageOf(() => titular.users.add(orgId, { name: pasted, email: 'nueva@acme.test', role: 'operator' }, adminId)), 'El nombre del usuario no puede contener una clave de API.'],
+      [messageOf(() => titular.users.add(orgId, { name: 'Nueva', email: `${pasted.replace(' ', '')}@acme.test`, role: 'operator' }, adminId)), 'El email no puede contener una clave de API.'],
+    );
     titular.ledger.addPurchase({ orgId, product: 'cbu', amount: 10, reference: 'FAC-2', userId: adminId });
     cases.push([messageOf(() => titular.ledger.addPurchase({ orgId, product: 'cbu', amount: 20, reference: 'FAC-2', userId: adminId })), 'La referencia "FAC-2" ya se usó en una compra de 10 créditos.']);
     for (const [english, spanish] of cases) expect(serverMessageInSpanish(english), english).toBe(spanish);

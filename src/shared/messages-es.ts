@@ -10,6 +10,15 @@
 
 type Rule = [pattern: RegExp, spanish: (...groups: string[]) => string];
 
+const KEY_LIKE_LABELS_ES: Record<string, string> = {
+  'The key name': 'El nombre de la clave',
+  'The reference': 'La referencia',
+  'The organization name': 'El nombre de la organización',
+  "The user's name": 'El nombre del usuario',
+  'The email': 'El email',
+  'The base URL': 'La URL base',
+};
+
 const RULES: readonly Rule[] = [
   // Users
   [/^A user with email (.+) already exists$/, (email) => `Ya existe un usuario con el email ${email}.`],
@@ -17,6 +26,8 @@ const RULES: readonly Rule[] = [
   [/^Not a valid email address: (.*)$/, (email) => `No es un email válido: ${email}`],
   [/^The user needs a name$/, () => 'El usuario necesita un nombre.'],
   [/^role must be admin or operator$/, () => 'El rol debe ser administrador u operador.'],
+  // Labels that carry an API key (src/main/core/keys/secrets.ts, refuseKeyLike)
+  [/^(The key name|The reference|The organization name|The user's name|The email|The base URL) must not contain an API key$/, (what) => `${KEY_LIKE_LABELS_ES[what] ?? what} no puede contener una clave de API.`],
   // API keys
   [/^Not an IP address or CIDR range: (.*)$/, (value) => `No es una dirección IP ni un rango CIDR: ${value}`],
   [/^Not a valid CIDR prefix length: (.*)$/, (value) => `El largo de prefijo del rango CIDR no es válido: ${value}`],

@@ -12,7 +12,7 @@ import { TitularError, invalidParameter } from '../errors';
 import type { Vault } from '../vault/vault';
 import type { AuditLog } from '../audit/audit-log';
 import { addressAllowed, buildBlockList, parseWhitelistEntry } from './ip-whitelist';
-import { displayPrefix, generateKeySecret, hashKey, type KeyEnvironment } from './secrets';
+import { displayPrefix, generateKeySecret, hashKey, refuseKeyLike, type KeyEnvironment } from './secrets';
 import { scopeSchema, type ProductSlug, type Scope } from '../../../shared/api/common';
 
 export const MAX_ACTIVE_KEYS = 10;
@@ -134,6 +134,7 @@ export class ApiKeys {
       throw invalidParameter('expiration must be a future date');
     }
     const name = input.name?.trim() || null;
+    refuseKeyLike('The key name', name);
     this.#byHashCache.clear();
     return this.db.transaction(() => {
       if (this.activeCount(input.orgId, now) >= MAX_ACTIVE_KEYS) {

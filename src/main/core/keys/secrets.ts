@@ -1,5 +1,6 @@
 // API key secrets: generation, hashing and the shape a presented key must have.
 import { hash, randomBytes } from 'node:crypto';
+import { invalidParameter } from '../errors';
 
 export type KeyEnvironment = 'live' | 'sandbox';
 
@@ -17,6 +18,17 @@ const KEY_LIKE = /sk_(live|test)_[A-Za-z0-9]+/g;
 export function containsKeyLike(text: string): boolean {
   return /sk_(live|test)_/.test(text);
 }
+
+/**
+ * Refuses a label someone typed (a key's name, a purchase reference, a user's name or email, a URL)
+ * that carries an API key: labels are stored and shown as typed, and a key must be nowhere in the
+ * database in plaintext (decisions, "Keys"). Refused rather than masked, so the person sees why.
+ */
+export function refuseKeyLike(what: KeyLikeLabel, text: string | null | undefined): void {
+  if (text && containsKeyLike(text)) throw invalidParameter(`${what} must not contain an API key`);
+}
+
+export type KeyLikeLabel = 'The key name' | 'The reference' | 'The organization name' | "The user's name" | 'The email' | 'The base URL';
 
 /** Text with anything shaped like an API key masked (`sk_live_***`), for logs and stored inputs. */
 export function maskKeys(text: string): string {

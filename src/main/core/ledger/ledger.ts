@@ -15,6 +15,7 @@ import { invalidParameter } from '../errors';
 import { PRODUCT_NAMES, type ProductSlug } from '../../../shared/api/common';
 import { MAX_PURCHASE, type BalanceEntry } from '../../../shared/api/balance';
 import type { AuditLog } from '../audit/audit-log';
+import { refuseKeyLike } from '../keys/secrets';
 
 export interface PurchaseResult {
   added: boolean;
@@ -194,6 +195,7 @@ export class Ledger implements BatchFolding {
     }
     const reference = input.reference?.trim() || null;
     if (reference && reference.length > 200) throw invalidParameter('reference must have at most 200 characters');
+    refuseKeyLike('The reference', reference);
     // IMMEDIATE: the CLI adds credits while the server commits lookups; a deferred transaction that
     // read first could fail with SQLITE_BUSY_SNAPSHOT.
     this.#balancesCache.clear();

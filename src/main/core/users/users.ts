@@ -5,6 +5,7 @@ import { uuidv7 } from '../db/ids';
 import { creditBalances, organizations, users } from '../db/schema';
 import { TitularError, invalidParameter } from '../errors';
 import type { AuditLog } from '../audit/audit-log';
+import { refuseKeyLike } from '../keys/secrets';
 
 export type Role = 'admin' | 'operator';
 
@@ -120,11 +121,15 @@ export class Users {
  */
 export function checkInitialization(input: { orgName: string; adminName: string; adminEmail: string }): void {
   if (!input.orgName.trim()) throw invalidParameter('The organization needs a name');
+  refuseKeyLike('The organization name', input.orgName);
   checkNewUser({ name: input.adminName, email: input.adminEmail, role: 'admin' });
 }
 
 function checkNewUser(input: { name: string; email: string; role: Role }): void {
   if (!input.name.trim()) throw invalidParameter('The user needs a name');
+  refuseKeyLike("The user's name", input.name);
+  // Before the email's own check, whose message quotes what was typed.
+  refuseKeyLike('The email', input.email);
   if (!EMAIL.test(input.email.trim().toLowerCase())) throw invalidParameter(`Not a valid email address: ${input.email}`);
   if (input.role !== 'admin' && input.role !== 'operator') throw invalidParameter('role must be admin or operator');
 }
