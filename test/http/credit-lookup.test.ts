@@ -115,6 +115,8 @@ describe('POST /api/v1/credit/lookup', () => {
       const res = await charged(() => lookup(payload), 1);
       expectError(res, 400, 'PA006', { creditsRemaining: before - 1 });
     }
+    expect((await lookup({ tax_id: 20287654325 })).json().error.message).toBe('tax_id must be a string');
+    expect((await lookup({})).json().error.message).toBe('tax_id is required (CUIT/CUIL, 11 digits)');
   });
 
   it('400 PA006 for a POST without any body (missing tax_id), charged', async () => {

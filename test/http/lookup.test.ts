@@ -5,6 +5,7 @@ import { auth, createFixture, type Fixture } from '../support/fixture';
 import { DIR, DIRECTORY_CSV, breakCheckDigit } from '../support/directory-data';
 import { lookupResultSchema } from '../../src/shared/api/lookup';
 import { errorBodySchema } from '../../src/shared/api/common';
+import { expectError, postJson } from '../support/http-helpers';
 
 let f: Fixture;
 let key: string;
@@ -99,6 +100,18 @@ describe('GET /api/v1/lookup', () => {
       expect(body.credits_remaining).toBe(before - 1);
       expect(f.balance('cbu')).toBe(before - 1);
     }
+  });
+
+  it('400 PA006 says what is wrong with a field sent twice or not as text, instead of "is required"', async () => {
+    const cases: [string, string][] = [
+      [`identifier=${DIR.individual.cbu}&identifier=${DIR.company.cbu}&type=cbu`, 'identifier must be given once'],
+      [`identifier=${DIR.individual.cbu}&type=cbu&type=alias`, 'type must be given once'],
+      ['type=cbu', 'identifier is required (a CBU/CVU or a bank alias)'],
+    ];
+    for (const [query, message] of cases) expect(errorBodySchema.parse((await get(query)).json()).error.message, query).toBe(message);
+    const posted = await postJson(f, '/api/v1/lookup', { identifier: 12345, type: 'cbu' }, auth(key));
+    expectError(posted, 400, 'PA006');
+    expect(posted.json().error.message).toBe('identifier must be a string');
   });
 
   it('404 PA011: a valid identifier that is not in the directory consumes a credit', async () => {

@@ -65,7 +65,7 @@ export class LookupService {
       const raw = typeof input.tax_id === 'string' ? input.tax_id : '';
       const analysis = analyzeTaxId(raw);
       if (!analysis.ok) {
-        const message = typeof input.tax_id === 'string' ? analysis.message : 'tax_id is required (CUIT/CUIL, 11 digits)';
+        const message = typeof input.tax_id === 'string' ? analysis.message : (notAString('tax_id', input.tax_id) ?? 'tax_id is required (CUIT/CUIL, 11 digits)');
         return { ok: false, inputIdentifier: storedInput(raw), inputType: 'CUIT', message };
       }
       const resolver = this.deps.resolvers.creditReports(ctx.environment, speculative);
@@ -134,8 +134,10 @@ export class LookupService {
     const type = typeof input.type === 'string' ? input.type : '';
     const guessedType: InputType = /^[\d\s-]+$/.test(raw) ? 'CBU' : 'ALIAS';
     if (typeof input.identifier !== 'string' || raw.trim() === '') {
-      return { ok: false, inputIdentifier: storedInput(raw), inputType: guessedType, message: 'identifier is required (a CBU/CVU or a bank alias)' };
+      return { ok: false, inputIdentifier: storedInput(raw), inputType: guessedType, message: notAString('identifier', input.identifier) ?? 'identifier is required (a CBU/CVU or a bank alias)' };
     }
+    const typeProblem = notAString('type', input.type);
+    if (typeProblem) return { ok: false, inputIdentifier: storedInput(raw), inputType: guessedType, message: typeProblem };
     const resolver = this.deps.resolvers.accounts(ctx.environment, speculative);
     const confirmResolver = () => {
       if (speculative && this.deps.resolvers.accounts(ctx.environment) !== resolver) throw new ResolverChanged();
@@ -242,6 +244,16 @@ function accountQuery(
   };
 }
 
+
+/**
+ * Why a field that was sent is not a text, or null (absent or a string): a repeated query parameter
+ * arrives as a list, a JSON body may hold a number; "is required" would mislead the caller.
+ */
+function notAString(field: string, value: unknown): string | null {
+  if (value === undefined || value === null || typeof value === 'string') return null;
+  if (Array.isArray(value)) return `${field} must be given once`;
+  return `${field} must be a string`;
+}
 
 /** Invalid input is kept in history for support, bounded so a huge input cannot bloat the database. */
 function storedInput(raw: string): string {
