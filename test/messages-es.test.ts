@@ -7,6 +7,7 @@ import { TitularError } from '../src/main/core/errors';
 import { parseBulkInput } from '../src/main/core/bulk/bulk-input';
 import { failed, found } from '../src/main/core/lookup/lookup-record';
 import { UpstreamError } from '../src/main/core/resolvers/resolver';
+import { PassphraseAttempts } from '../src/main/core/vault/passphrase-attempts';
 import { analyzeAlias, analyzeCbu, analyzeTaxId } from '../src/shared/identifiers';
 import { createFixture, type Fixture } from './support/fixture';
 import { breakCheckDigit, DIR } from './support/directory-data';
@@ -54,6 +55,25 @@ describe('the core\'s messages, in Spanish', () => {
     titular.ledger.addPurchase({ orgId, product: 'cbu', amount: 10, reference: 'FAC-2', userId: adminId });
     cases.push([messageOf(() => titular.ledger.addPurchase({ orgId, product: 'cbu', amount: 20, reference: 'FAC-2', userId: adminId })), 'La referencia "FAC-2" ya se usó en una compra de 10 créditos.']);
     for (const [english, spanish] of cases) expect(serverMessageInSpanish(english), english).toBe(spanish);
+  });
+
+  it('the vault\'s refusals of a typed passphrase', async () => {
+    const attempts = new PassphraseAttempts();
+    const refusal = async (passphrase: string) => {
+      try {
+        await attempts.verify(f.titular.db, passphrase, () => false);
+      } catch (error) {
+        return (error as TitularError).message;
+      }
+      throw new Error('expected a refusal');
+    };
+    const messages = [await refusal('corta'), await refusal('una frase incorrecta'), await refusal('otra frase incorrecta'), await refusal('y otra más')];
+    expect(messages.map((m) => serverMessageInSpanish(m))).toEqual([
+      'La frase de acceso no es correcta.',
+      'La frase de acceso no es correcta.',
+      'La frase de acceso no es correcta.',
+      'Demasiadas frases de acceso incorrectas seguidas: probá de nuevo en 1 s.',
+    ]);
   });
 
   it('every reason a bulk row or a lookup is invalid', () => {

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { getHeapSnapshot } from 'node:v8';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openTitular, type Titular } from '../src/main/core/titular';
 import { TitularError } from '../src/main/core/errors';
 import { dispatch } from '../src/main/core/ipc/handlers';
@@ -53,7 +53,7 @@ describe('passphrase vault', () => {
     expect(await heapHolds(opened.passphraseBytes)).toBe(false);
   });
 
-  it('IPC vault.unlock and keys.reveal: a wrong or too short passphrase is 401 UNAUTHORIZED; the right one unlocks and reveals', { timeout: 60_000 }, async () => {
+  it('IPC vault.unlock and keys.reveal: a wrong or too short passphrase is 401, wrong ones in a row are slowed down (429), scrypt runs off the event loop; the right one unlocks and reveals', { timeout: 60_000 }, async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'titular-lock-'));
     const opened = openWithPassphrase(dataDir);
     titular = opened.core;
@@ -72,9 +72,35 @@ describe('passphrase vault', () => {
 
     for (const wrong of ['short', 'wrong passphrase']) expect(await status('keys.reveal', { id: key.key.id, confirm: true, passphrase: wrong }), wrong).toBe(401);
     titular.lockVault();
-    for (const wrong of ['short', 'wrong passphrase']) expect(await status('vault.unlock', { passphrase: wrong }), wrong).toBe(401);
-    expect(titular.vault.locked).toBe(true);
-    expect(await dispatch(titular, session, 'vault.unlock', { passphrase })).toEqual({ locked: false });
+    expect(await status('vault.unlock', { passphrase: 'short' })).toBe(401);
+    // A third wrong passphrase in a row: the next attempt waits a second (then 2, 4… up to a minute),
+    // the right passphrase included, without running scrypt.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      expect(await status('vault.unlock', { passphrase })).toBe(429);
+      expect(await status('keys.reveal', { id: key.key.id, confirm: true, passphrase })).toBe(429);
+      vi.setSystemTime(Date.now() + 1_001);
+      expect(await status('vault.unlock', { passphrase: 'wrong passphrase' })).toBe(401);
+      vi.setSystemTime(Date.now() + 1_001);
+      expect(await status('vault.unlock', { passphrase })).toBe(429); // now 2 s
+      vi.setSystemTime(Date.now() + 1_000);
+      expect(titular.vault.locked).toBe(true);
+      // scrypt (0.4 s) runs off the event loop: other work keeps being served while it derives.
+      let turns = 0;
+      const spin = () => {
+        turns++;
+        if (spinning) setImmediate(spin);
+      };
+      let spinning = true;
+      setImmediate(spin);
+      expect(await dispatch(titular, session, 'vault.unlock', { passphrase })).toEqual({ locked: false });
+      spinning = false;
+      expect(turns).toBeGreaterThan(10);
+    } finally {
+      vi.useRealTimers();
+    }
+    // The right passphrase resets the count: a wrong one now is a plain 401 again.
+    expect(await status('keys.reveal', { id: key.key.id, confirm: true, passphrase: 'wrong passphrase' })).toBe(401);
     expect(await dispatch(titular, session, 'keys.reveal', { id: key.key.id, confirm: true, passphrase })).toEqual({ secret: key.secret });
   });
 });

@@ -28,6 +28,9 @@ const RULES: readonly Rule[] = [
   [/^role must be admin or operator$/, () => 'El rol debe ser administrador u operador.'],
   // Labels that carry an API key (src/main/core/keys/secrets.ts, refuseKeyLike)
   [/^(The key name|The reference|The organization name|The user's name|The email|The base URL) must not contain an API key$/, (what) => `${KEY_LIKE_LABELS_ES[what] ?? what} no puede contener una clave de API.`],
+  // The vault (src/main/core/vault/passphrase-attempts.ts)
+  [/^Wrong passphrase$/, () => 'La frase de acceso no es correcta.'],
+  [/^Too many wrong passphrases; try again in (\d+) s$/, (seconds) => `Demasiadas frases de acceso incorrectas seguidas: probá de nuevo en ${seconds} s.`],
   // API keys
   [/^Not an IP address or CIDR range: (.*)$/, (value) => `No es una dirección IP ni un rango CIDR: ${value}`],
   [/^Not a valid CIDR prefix length: (.*)$/, (value) => `El largo de prefijo del rango CIDR no es válido: ${value}`],

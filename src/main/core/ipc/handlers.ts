@@ -8,10 +8,10 @@ import { MAX_ACTIVE_KEYS } from '../keys/api-keys';
 import { historyCsvHeader, historyCsvRow } from '../history/history-csv';
 import { csvDialect } from '../export/csv-dialect';
 import { calendarDay } from '../time/wall-clock';
-import { passphraseProvider } from '../vault/passphrase-provider';
+import { PassphraseAttempts } from '../vault/passphrase-attempts';
 import { vaultProviderKind, vaultSecretMatches } from '../vault/vault';
 import type { User } from '../users/users';
-import { VaultUnlockError, type MasterKeyProvider, type MasterKeyProviderKind } from '../vault/master-key-provider';
+import type { MasterKeyProvider, MasterKeyProviderKind } from '../vault/master-key-provider';
 import { parseHistoryBound } from '../../../shared/api/history';
 import { DAY_MS } from '../../../shared/day';
 import { ipcContract, type Channel, type ChannelOutput, type HistoryFilter } from '../../../shared/ipc/contract';
@@ -125,9 +125,7 @@ const handlers: { [C in Channel]: Handler<C> } = {
     // confirmation (the Electron shell adds the OS prompt where the platform has one).
     if (vaultProviderKind(titular.db) === 'passphrase') {
       if (!input.passphrase) throw new TitularError(401, 'UNAUTHORIZED', 'Enter the vault passphrase to reveal a key');
-      if (!vaultSecretMatches(titular.db, enteredPassphrase(input.passphrase))) {
-        throw new TitularError(401, 'UNAUTHORIZED', 'Wrong passphrase');
-      }
+      await passphraseAttempts(titular).verify(titular.db, input.passphrase, (provider) => vaultSecretMatches(titular.db, provider));
     } else if (session.confirmReveal) {
       const key = titular.keys.list(user.orgId).find((k) => k.id === input.id);
       if (key && !(await session.confirmReveal(key.prefix))) throw new TitularError(403, 'FORBIDDEN', 'Reveal cancelled at the confirmation prompt');
@@ -158,15 +156,24 @@ const handlers: { [C in Channel]: Handler<C> } = {
     return { locked: true as const };
   },
 
-  'vault.unlock': (titular, user, input, session) => {
+  'vault.unlock': async (titular, user, input, session) => {
     const kind = vaultProviderKind(titular.db) ?? 'keyfile';
-    if (kind === 'passphrase' && !input.passphrase) throw new TitularError(401, 'UNAUTHORIZED', 'Enter the vault passphrase');
-    const provider = kind === 'passphrase' ? enteredPassphrase(input.passphrase ?? '') : session.unlockProvider?.(kind, input.passphrase);
-    if (!provider) throw new TitularError(401, 'UNAUTHORIZED', 'This vault cannot be unlocked from here');
-    try {
-      titular.unlockVault(provider);
-    } catch (error) {
-      throw new TitularError(401, 'UNAUTHORIZED', error instanceof Error ? error.message : 'The vault could not be unlocked');
+    if (kind === 'passphrase') {
+      if (!input.passphrase) throw new TitularError(401, 'UNAUTHORIZED', 'Enter the vault passphrase');
+      await passphraseAttempts(titular).verify(titular.db, input.passphrase, (provider) => {
+        titular.unlockVault(provider);
+        return true;
+      });
+    } else {
+      try {
+        // The shell's provider may refuse too (a key file gone): a 401 with its reason, not a fault.
+        const provider = session.unlockProvider?.(kind, input.passphrase);
+        if (!provider) throw new TitularError(401, 'UNAUTHORIZED', 'This vault cannot be unlocked from here');
+        titular.unlockVault(provider);
+      } catch (error) {
+        if (error instanceof TitularError) throw error;
+        throw new TitularError(401, 'UNAUTHORIZED', error instanceof Error ? error.message : 'The vault could not be unlocked');
+      }
     }
     titular.audit.record({ orgId: user.orgId, actorUserId: user.id, action: 'vault.unlocked', targetType: 'vault' });
     return { locked: false as const };
@@ -235,14 +242,12 @@ function expiry(value: string): number {
   return ms;
 }
 
-/** A passphrase typed by the user; one too short to be the vault's is a wrong passphrase (401), not a fault. */
-function enteredPassphrase(passphrase: string): MasterKeyProvider {
-  try {
-    return passphraseProvider(passphrase);
-  } catch (error) {
-    if (error instanceof VaultUnlockError) throw new TitularError(401, 'UNAUTHORIZED', error.message);
-    throw error;
-  }
+/** One count of wrong passphrases per Titular (vault/passphrase-attempts.ts). */
+const attemptsByTitular = new WeakMap<Titular, PassphraseAttempts>();
+function passphraseAttempts(titular: Titular): PassphraseAttempts {
+  let attempts = attemptsByTitular.get(titular);
+  if (!attempts) attemptsByTitular.set(titular, (attempts = new PassphraseAttempts()));
+  return attempts;
 }
 
 /** The `count` calendar days (yyyy-mm-dd) ending on `last`, oldest first. */

@@ -1,5 +1,5 @@
 // Wraps the data key with a key derived from a passphrase by scrypt.
-import { randomBytes, scryptSync } from 'node:crypto';
+import { randomBytes, scrypt, scryptSync } from 'node:crypto';
 import { open, seal } from './aes-gcm';
 import { VaultUnlockError, type MasterKeyProvider, type WrappedDataKey } from './master-key-provider';
 
@@ -18,16 +18,48 @@ interface ScryptParams {
 const DEFAULT_PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
 const AAD = Buffer.from('titular/vault/data-key/v1');
 
+function scryptOptions(params: ScryptParams) {
+  return { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r };
+}
+
 function deriveKey(passphrase: string, params: ScryptParams): Buffer {
-  return scryptSync(passphrase.normalize('NFC'), Buffer.from(params.salt, 'base64'), 32, {
-    N: params.N,
-    r: params.r,
-    p: params.p,
-    maxmem: 256 * params.N * params.r,
+  return scryptSync(passphrase.normalize('NFC'), Buffer.from(params.salt, 'base64'), 32, scryptOptions(params));
+}
+
+/** deriveKey on libuv's thread pool: the event loop keeps answering the API meanwhile. */
+function deriveKeyOffThread(passphrase: string, params: ScryptParams): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(passphrase.normalize('NFC'), Buffer.from(params.salt, 'base64'), 32, scryptOptions(params), (error, key) => (error ? reject(error) : resolve(key)));
   });
 }
 
 export const MIN_PASSPHRASE_LENGTH = 8;
+
+/**
+ * A passphrase typed while the server runs (a reveal, an unlock): the key for the vault's stored
+ * parameters (`storedKdf`) is derived beforehand off the event loop, where scrypt's 0.4 s would stall
+ * every API client, and its unwrap then only decrypts. Used once: the derived key is zero-filled after.
+ */
+export async function derivedPassphraseProvider(passphrase: string, storedKdf: string): Promise<MasterKeyProvider> {
+  const provider = passphraseProvider(passphrase);
+  let derived: Buffer | null = await deriveKeyOffThread(passphrase, JSON.parse(storedKdf) as ScryptParams);
+  return {
+    kind: provider.kind,
+    wrap: (dataKey) => provider.wrap(dataKey),
+    unwrap(stored) {
+      if (!derived || stored.kdf !== storedKdf) return provider.unwrap(stored);
+      const kek = derived;
+      derived = null;
+      try {
+        return open(kek, stored.wrapped, AAD);
+      } catch {
+        throw new VaultUnlockError('Wrong passphrase: the vault could not be unlocked');
+      } finally {
+        kek.fill(0);
+      }
+    },
+  };
+}
 
 export function passphraseProvider(passphrase: string): MasterKeyProvider {
   if (passphrase.length < MIN_PASSPHRASE_LENGTH) throw new VaultUnlockError(`The passphrase must have at least ${MIN_PASSPHRASE_LENGTH} characters`);

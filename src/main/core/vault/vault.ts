@@ -58,6 +58,11 @@ export function vaultProviderKind(db: Db): MasterKeyProviderKind | null {
   return db.select({ provider: vaultMeta.provider }).from(vaultMeta).where(eq(vaultMeta.id, 1)).get()?.provider ?? null;
 }
 
+/** The key-derivation parameters stored with the vault (a passphrase vault's scrypt salt and cost), or null. */
+export function vaultKdf(db: Db): string | null {
+  return db.select({ kdf: vaultMeta.kdf }).from(vaultMeta).where(eq(vaultMeta.id, 1)).get()?.kdf ?? null;
+}
+
 /**
  * Unlocks the vault, creating it on first use. A wrong secret throws VaultUnlockError before
  * anything is written.
