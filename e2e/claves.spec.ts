@@ -267,3 +267,88 @@ test('a locked vault keeps the API working, and unlocks again from the screen', 
   await page.getByTestId('confirm-ok').click();
   await expect(row).toHaveAttribute('data-status', 'revoked');
 });
+
+/** Creates a sandbox key with one scope through the form and returns its row (the secret dismissed). */
+async function createKey(page: Page, name: string) {
+  await page.getByTestId('key-create-name').fill(name);
+  await page.getByTestId('key-create-environment').selectOption('sandbox');
+  await page.getByTestId('key-create-scope-balance').check();
+  await page.getByTestId('key-create-submit').click();
+  await page.getByTestId('key-secret-dismiss').click();
+  const row = rowOf(page, name);
+  await expect(row).toHaveAttribute('data-status', 'active');
+  return row;
+}
+
+test('the revoke dialog starts on the safe button: Enter closes it, Tab stays inside, focus goes back', async ({ page, state }) => {
+  await openClaves(page, state);
+  const row = await createKey(page, `Foco ${Date.now().toString(36)}`);
+
+  await row.getByTestId('key-revoke').click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('confirm-cancel')).toBeFocused();
+  // Tab cycles between the dialog's two buttons, never out to the page behind it.
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByTestId('confirm-ok')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByTestId('confirm-cancel')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(dialog.getByTestId('confirm-ok')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+
+  // A stray Enter dismisses: the key is not revoked, and focus is back on the button that opened it.
+  await page.keyboard.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(row).toHaveAttribute('data-status', 'active');
+  await expect(row.getByTestId('key-revoke')).toBeFocused();
+
+  // Rotating (the current secret stops working) starts on the safe button too.
+  await row.getByTestId('key-rotate').click();
+  await expect(dialog.getByTestId('confirm-cancel')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+
+  await row.getByTestId('key-revoke').click();
+  await dialog.getByTestId('confirm-ok').click();
+  await expect(row).toHaveAttribute('data-status', 'revoked');
+});
+
+test('a wrong passphrase is "not correct" whatever its length, on reveal and on unlock', async ({ page, state }) => {
+  // The e2e vault is a key file; these answers are a passphrase vault's, word for word
+  // (src/main/core/ipc/handlers.ts, src/main/core/vault/passphrase-provider.ts).
+  const refusal = (passphrase: string | undefined) =>
+    passphrase === undefined ? 'Enter the vault passphrase to reveal a key' : passphrase.length < 8 ? 'The passphrase must have at least 8 characters' : 'Wrong passphrase';
+  const refuse = (message: string) => ({ json: { ok: false, error: { code: 'UNAUTHORIZED', message, status: 401 } } });
+  await page.route('**/bridge/keys.reveal', (route) => route.fulfill(refuse(refusal(route.request().postDataJSON().passphrase))));
+  await openClaves(page, state);
+  const row = await createKey(page, `Frase ${Date.now().toString(36)}`);
+
+  await row.getByTestId('key-reveal').click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(page.getByTestId('key-passphrase')).toBeFocused();
+  await page.getByTestId('key-passphrase').fill('no es la frase correcta');
+  await page.getByTestId('confirm-ok').click();
+  const error = page.getByTestId('key-action-error');
+  await expect(error).toContainText('La frase de acceso no es correcta.');
+  const long = await error.innerText();
+  await page.getByTestId('key-passphrase').fill('corta');
+  await page.getByTestId('confirm-ok').click();
+  await expect(error).toContainText('La frase de acceso no es correcta.');
+  await expect(error).not.toContainText('sesión');
+  expect(await error.innerText()).toBe(long);
+  await page.getByTestId('confirm-cancel').click();
+
+  // The locked vault's banner, on a passphrase vault.
+  await page.route('**/bridge/vault.status', (route) => route.fulfill({ json: { ok: true, value: { locked: true, protection: 'passphrase', autoLockMinutes: 15 } } }));
+  await page.route('**/bridge/vault.unlock', (route) => route.fulfill(refuse(refusal(route.request().postDataJSON().passphrase))));
+  await page.reload();
+  await page.getByTestId('vault-passphrase').fill('corta');
+  await page.getByTestId('vault-unlock').click();
+  await expect(page.getByTestId('vault-locked')).toContainText('La frase de acceso no es correcta.');
+  await expect(page.getByTestId('vault-locked')).not.toContainText('sesión');
+  await page.unrouteAll();
+  await page.reload();
+  await row.getByTestId('key-revoke').click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(row).toHaveAttribute('data-status', 'revoked');
+});

@@ -87,3 +87,48 @@ test('a valid CBU that is not in the directory answers PA011 and shows no accoun
   await expect(error.getByTestId('credits-left')).toHaveAttribute('data-credits', /^\d+$/);
   await expect(page.getByTestId('lookup-result')).toHaveCount(0);
 });
+
+test('editing the identifier after a lookup takes the answer off the screen', async ({ page, state }) => {
+  await openApp(page, state);
+  expect(await lookup(page, ACCOUNTS.nacion.cbu)).toBe('result');
+  await expect(page.getByTestId('lookup-result')).toContainText(ACCOUNTS.nacion.holder);
+
+  // Another CBU typed over it: the holder of the first must not sit beside a number never looked up.
+  await page.getByTestId('lookup-input').fill(ACCOUNTS.galicia.cbu);
+  await expect(page.getByTestId('lookup-result')).toHaveCount(0);
+  await expect(page.getByText(ACCOUNTS.nacion.holder)).toHaveCount(0);
+  await expect(page.getByTestId('credits-left')).toHaveCount(0);
+  // The same identifier typed back (with a space this time) is the one looked up: its answer returns.
+  await page.getByTestId('lookup-input').fill(`${ACCOUNTS.nacion.cbu.slice(0, 8)} ${ACCOUNTS.nacion.cbu.slice(8)}`);
+  await expect(page.getByTestId('lookup-result')).toContainText(ACCOUNTS.nacion.holder);
+
+  // A not-found banner goes the same way.
+  expect(await lookup(page, NOT_FOUND_CBU)).toBe('error');
+  await page.getByTestId('lookup-input').fill(ACCOUNTS.company.alias);
+  await expect(page.getByTestId('lookup-error')).toHaveCount(0);
+});
+
+test('one credit left is said in the singular, in Spanish and in English', async ({ page, state }) => {
+  // The real answer, with the credits left set to 1 (the seed has hundreds).
+  await page.route('**/bridge/lookup.account', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    json.value.body.credits_remaining = 1;
+    await route.fulfill({ response, json });
+  });
+  await openApp(page, state);
+  expect(await lookup(page, ACCOUNTS.nacion.cbu)).toBe('result');
+  await expect(page.getByTestId('lookup-result').getByTestId('credits-left')).toHaveText('Te queda 1 crédito de Consulta CBU');
+  await page.getByTestId('lang-switch').click();
+  await expect(page.getByTestId('lookup-result').getByTestId('credits-left')).toHaveText('1 CBU Lookup credit left');
+});
+
+test('in English a not-found says its sentence once', async ({ page, state }) => {
+  await openApp(page, state);
+  await page.getByTestId('lang-switch').click();
+  expect(await lookup(page, NOT_FOUND_CBU)).toBe('error');
+  const error = page.getByTestId('lookup-error');
+  await expect(error).toContainText('No account was found for that identifier.');
+  // The server's own wording of the same sentence is not shown under it.
+  await expect(error).not.toContainText('for this identifier');
+});

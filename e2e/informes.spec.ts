@@ -79,6 +79,29 @@ test('a clean record says so: no debts, no bounced checks', async ({ page, state
   await expect(report).toContainText('Sin cheques rechazados.');
   await expect(report.getByTestId('situation-row')).toHaveCount(0);
   await expect(report.getByTestId('worst-classification')).toHaveText('Sin deudas');
+  // Nothing owed is "$ 0", not "$ 0 mil".
+  await expect(report.getByTestId('total-amount')).toHaveText('$ 0');
+
+  // Another CUIT typed over it: the report leaves the screen with the number it described.
+  await page.getByTestId('report-input').fill(REPORTS.company.taxId);
+  await expect(page.getByTestId('report-result')).toHaveCount(0);
+  await expect(page.getByText(REPORTS.clean.name)).toHaveCount(0);
+});
+
+test('with no Informes credits left "Pedir informe" is disabled and says why', async ({ page, state }) => {
+  // The real balance, with the Informes credits at 0 (the seed has some).
+  await page.route('**/bridge/balance.get', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    for (const b of json.value.balances) if (b.productSlug === 'informes') b.balance = 0;
+    await route.fulfill({ response, json });
+  });
+  await openApp(page, state);
+  await page.getByTestId('tab-report').click();
+  await page.getByTestId('report-input').fill(REPORTS.clean.taxId);
+  await expect(page.getByTestId('report-feedback')).toHaveAttribute('data-valid', 'true');
+  await expect(page.getByTestId('report-submit')).toBeDisabled();
+  await expect(page.getByTestId('report-no-credits')).toHaveText('No te quedan créditos de Informe Crediticio. Un administrador puede registrar una compra en Saldo.');
 });
 
 test('a CUIT with a bad check digit is caught while typing and cannot be submitted (PA006 costs nothing here)', async ({ page, state }) => {

@@ -26,7 +26,8 @@ async function prepare(page: Page, list: string[]) {
 async function runToEnd(page: Page, panel: ReturnType<Page['locator']>) {
   await panel.getByTestId('bulk-start').click();
   await expect(panel).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
-  await expect(panel.getByTestId('bulk-percent')).toHaveText('100 %');
+  // es-AR's percent format (Intl), no space: "100%".
+  await expect(panel.getByTestId('bulk-percent')).toHaveText('100%');
 }
 
 test('paste a list, review it, run it to 100 % and export the results', async ({ page, state }) => {
@@ -97,6 +98,32 @@ test('paste a list, review it, run it to 100 % and export the results', async ({
   // Two batches of 3 and 6 distinct identifiers: 9 credits, visible in Saldo.
   await goTo(page, 'saldo');
   await expect.poll(() => readBalance(page, 'cbu')).toBe(before - 9);
+});
+
+test('a list already run says, next to the start button, that it charges again; cancelling it asks first', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'lotes');
+  // The first batch of the test above, pasted again.
+  const panel = await prepare(page, [ACCOUNTS.nacion.cbu, ACCOUNTS.galicia.alias, ACCOUNTS.cvu.cbu]);
+  await expect(panel).toHaveAttribute('data-status', 'pending');
+  await expect(panel.getByTestId('bulk-percent')).toHaveText('0%');
+  // Still there once the toast is gone.
+  await page.waitForTimeout(2_500);
+  await expect(panel.getByTestId('bulk-ran-before')).toContainText('Esta lista ya se consultó el');
+  await expect(panel.getByTestId('bulk-ran-before')).toContainText('se vuelve a cobrar');
+  await expect(panel.getByTestId('bulk-start')).toBeVisible();
+
+  // Cancel it (nothing is charged): the dialog's way out is not a second "Cancelar", and has the focus.
+  await panel.getByTestId('bulk-cancel').click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('confirm-cancel')).toHaveText('Volver');
+  await expect(dialog.getByTestId('confirm-cancel')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(panel).toHaveAttribute('data-status', 'pending');
+  await panel.getByTestId('bulk-cancel').click();
+  await dialog.getByTestId('confirm-ok').click();
+  await expect(panel).toHaveAttribute('data-status', 'cancelled');
+  await expect(panel.getByTestId('bulk-ran-before')).toHaveCount(0);
 });
 
 test('an operator sees the screen and only their own batches', async ({ page, state }) => {

@@ -1,16 +1,16 @@
 // The foot of a paid result card (Consulta, Informes): the credits left after the lookup and its
 // request id, for support.
-import { tpl, useI18n } from '../i18n';
+import { useI18n } from '../i18n';
 
-/** `creditsTemplate` phrases the credits left for the product, with `{n}` for the number. */
-export function ResultFoot({ creditsLeft, creditsTemplate, requestId }: { creditsLeft?: number; creditsTemplate: string; requestId?: string }) {
-  const { m, num } = useI18n();
+/** `credits` phrases the credits left for the product: `one` for exactly 1, `other` with `{n}`. */
+export function ResultFoot({ creditsLeft, credits, requestId }: { creditsLeft?: number; credits: { one: string; other: string }; requestId?: string }) {
+  const { m, plural } = useI18n();
   if (creditsLeft === undefined && !requestId) return null;
   return (
     <div className="result-foot">
       {creditsLeft !== undefined ? (
         <span className="credits-pill" data-testid="credits-left" data-credits={creditsLeft}>
-          {tpl(creditsTemplate, { n: num(creditsLeft) })}
+          {plural(creditsLeft, credits.one, credits.other)}
         </span>
       ) : (
         <span />

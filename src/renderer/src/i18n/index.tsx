@@ -35,6 +35,8 @@ export interface I18n {
   day: (ymd: string, options?: Intl.DateTimeFormatOptions) => string;
   /** "3 créditos" / "1 crédito". */
   credits: (n: number) => string;
+  /** The `one` template when n is 1, else `other`; either may hold `{n}` (filled with the number, formatted). */
+  plural: (n: number, one: string, other: string) => string;
   results: (n: number) => string;
   relative: (iso: string | null | undefined) => string;
 }
@@ -91,6 +93,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
         return d ? new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(d) : ymd;
       },
       credits: (n) => (n === 1 ? m.common.creditsOne : tpl(m.common.creditsOther, { n: num(n) })),
+      plural: (n, one, other) => tpl(n === 1 ? one : other, { n: num(n) }),
       results: (n) => (n === 1 ? m.common.resultsOne : tpl(m.common.resultsOther, { n: num(n) })),
       relative: (iso) => {
         const d = parse(iso);

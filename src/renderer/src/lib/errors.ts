@@ -16,6 +16,9 @@ export interface DescribedError {
 /** Codes whose title says all there is: on the Spanish screens no English detail goes under them. */
 const TITLE_SAYS_IT = new Set(['PA011', 'GE500', 'INSUFFICIENT_CREDITS', 'RATE_LIMITED', 'FORBIDDEN', 'NOT_FOUND', 'KEY_LIMIT_REACHED', 'IDEMPOTENCY_CONFLICT', 'UNAUTHORIZED']);
 
+/** Codes whose server message only repeats the title in other words: no detail in any language. */
+const TITLE_REPEATS_IT = new Set(['PA011']);
+
 /** A message of the server in the screen's language: Spanish where this app knows it, else as it came. */
 export function serverMessage(message: string, m: Messages): { text: string; inEnglish: boolean } {
   if (!m.locale.startsWith('es')) return { text: message, inEnglish: false };
@@ -37,7 +40,8 @@ export function titleForCode(code: string, m: Messages, context: 'account' | 're
 function vaultTitle(code: string, message: string, m: Messages): string | null {
   if (code !== 'UNAUTHORIZED') return null;
   if (/vault is locked/i.test(message)) return m.errors.vaultLocked;
-  if (/wrong passphrase|could not be unlocked/i.test(message)) return m.errors.wrongPassphrase;
+  // A passphrase shorter than the minimum cannot be the vault's: to the user it is just not correct.
+  if (/wrong passphrase|could not be unlocked|passphrase must have at least/i.test(message)) return m.errors.wrongPassphrase;
   if (/enter the vault passphrase/i.test(message)) return m.errors.passphraseRequired;
   return null;
 }
@@ -48,7 +52,7 @@ export function describeError(error: unknown, m: Messages, context: 'account' | 
     const vault = vaultTitle(error.code, error.message, m);
     const title = vault ?? titleForCode(error.code, m, context);
     const status = error.status || null;
-    if (vault || !error.message || (m.locale.startsWith('es') && TITLE_SAYS_IT.has(error.code))) {
+    if (vault || !error.message || TITLE_REPEATS_IT.has(error.code) || (m.locale.startsWith('es') && TITLE_SAYS_IT.has(error.code))) {
       return { code: error.code, title, detail: null, detailInEnglish: false, status };
     }
     const said = serverMessage(error.message, m);

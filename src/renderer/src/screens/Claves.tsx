@@ -459,7 +459,7 @@ function KeyActionDialog({
             <label className="field-label" htmlFor={passId}>
               {m.keys.passphrase}
             </label>
-            <input id={passId} type="password" className="input" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="current-password" data-testid="key-passphrase" />
+            <input id={passId} type="password" className="input" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="current-password" autoFocus data-testid="key-passphrase" />
           </div>
         ) : null}
         {showError ? <ErrorBanner error={error} testId="key-action-error" /> : null}
@@ -472,6 +472,8 @@ function KeyActionDialog({
       <ConfirmDialog
         title={m.keys.rotateTitle}
         okLabel={m.keys.rotateOk}
+        // The current secret stops working at once: a destructive step, confirmed on purpose.
+        destructive
         busy={rotate.isPending}
         onCancel={onClose}
         onConfirm={() => rotate.mutate({ id: pending.key.id }, { onSuccess: (result) => onSecret('rotated', result.secret, result.key) })}

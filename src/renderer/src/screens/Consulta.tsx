@@ -69,8 +69,13 @@ function useIdentifierCheck(raw: string, mode: TypeMode) {
   }, [raw, mode]);
 }
 
+/** What a lookup of `raw` sends as its identifier: a CBU/CVU's digits, an alias as typed (trimmed). */
+function identifierOf(raw: string, type: 'cbu' | 'alias'): string {
+  return type === 'cbu' ? normalizeIdentifierInput(raw) : raw.trim();
+}
+
 function AccountLookup() {
-  const { m, lang, num } = useI18n();
+  const { m, lang, num, plural } = useI18n();
   const inputId = useId();
   const [raw, setRaw] = useState('');
   const [mode, setMode] = useState<TypeMode>('auto');
@@ -81,10 +86,14 @@ function AccountLookup() {
 
   const submit = () => {
     if (!check.valid || lookup.isPending) return;
-    const identifier = check.type === 'cbu' ? normalizeIdentifierInput(raw) : raw.trim();
-    lookup.mutate({ identifier, type: check.type });
+    lookup.mutate({ identifier: identifierOf(raw, check.type), type: check.type });
   };
 
+  // The answer on screen belongs to the identifier that was looked up: once the input says another
+  // one, it is hidden (an operator could otherwise pay the holder shown beside a different CBU).
+  // Typing the same identifier back shows it again, since it is that identifier's answer.
+  const asked = lookup.variables;
+  const current = !!asked && asked.type === check.type && asked.identifier === identifierOf(raw, check.type);
   const creditsLeft = lookup.data?.credits_remaining ?? lookup.error?.creditsRemaining;
 
   const modes: { value: TypeMode; label: string }[] = [
@@ -189,7 +198,7 @@ function AccountLookup() {
       </Card>
 
       <div className="lookup-side">
-        {lookup.isError ? (
+        {lookup.isError && current ? (
           <ErrorBanner
             error={lookup.error}
             context="account"
@@ -197,17 +206,17 @@ function AccountLookup() {
             extra={
               creditsLeft !== undefined ? (
                 <div className="banner-credits" data-testid="credits-left" data-credits={creditsLeft}>
-                  {tpl(m.lookup.creditsLeft, { n: num(creditsLeft) })}
+                  {plural(creditsLeft, m.lookup.creditsLeftOne, m.lookup.creditsLeftOther)}
                 </div>
               ) : null
             }
           />
         ) : null}
-        {lookup.data ? (
+        {lookup.data && current ? (
           <LookupResultCard data={lookup.data.data} requestId={lookup.data.request_id} creditsLeft={lookup.data.credits_remaining} />
-        ) : lookup.isPending ? (
+        ) : lookup.isPending && current ? (
           <ResultSkeleton />
-        ) : !lookup.isError ? (
+        ) : !(lookup.isError && current) ? (
           <Card className="empty-card">
             <EmptyState icon={<IconBank size={28} />} title={m.lookup.emptyTitle} body={m.lookup.emptyBody} />
           </Card>
@@ -344,7 +353,7 @@ export function LookupResultCard({ data, requestId, creditsLeft }: { data: Looku
         </div>
       </dl>
 
-      <ResultFoot creditsLeft={creditsLeft} creditsTemplate={m.lookup.creditsLeft} requestId={requestId} />
+      <ResultFoot creditsLeft={creditsLeft} credits={{ one: m.lookup.creditsLeftOne, other: m.lookup.creditsLeftOther }} requestId={requestId} />
     </Card>
   );
 }

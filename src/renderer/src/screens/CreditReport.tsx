@@ -32,7 +32,7 @@ export function ClassificationBadge({ value, testId }: { value: number | null; t
 }
 
 export function CreditReportPanel() {
-  const { m, num } = useI18n();
+  const { m, num, plural } = useI18n();
   const inputId = useId();
   const [raw, setRaw] = useState('');
   const report = useCreditReport();
@@ -40,6 +40,10 @@ export function CreditReportPanel() {
   const analysis = analyzeTaxId(raw);
   const available = balance.data?.balances.find((b) => b.productSlug === 'informes')?.balance;
   const creditsLeft = report.data?.credits_remaining ?? report.error?.creditsRemaining;
+  // The report on screen belongs to the CUIT/CUIL that was asked for: once the input says another
+  // one, it is hidden rather than shown beside a number it does not describe.
+  const current = analysis.ok && report.variables?.tax_id === analysis.taxId;
+  const noCredits = available === 0;
 
   return (
     <div className="report-layout">
@@ -47,7 +51,7 @@ export function CreditReportPanel() {
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            if (analysis.ok && !report.isPending) report.mutate({ tax_id: analysis.taxId });
+            if (analysis.ok && !report.isPending && !noCredits) report.mutate({ tax_id: analysis.taxId });
           }}
         >
           <label className="field-label" htmlFor={inputId}>
@@ -66,18 +70,24 @@ export function CreditReportPanel() {
               maxLength={64}
               data-testid="report-input"
             />
-            <button type="submit" className="btn btn-primary btn-lg" disabled={!analysis.ok || report.isPending} data-testid="report-submit">
+            <button type="submit" className="btn btn-primary btn-lg" disabled={!analysis.ok || report.isPending || noCredits} data-testid="report-submit">
               {report.isPending ? <Spinner /> : <IconReport size={18} />}
               <span>{report.isPending ? m.report.submitting : m.report.submit}</span>
             </button>
           </div>
           <div className="report-form-foot">
             {raw.trim() === '' ? <p className="field-hint">{m.report.hint}</p> : <TaxIdFeedback raw={raw} />}
-            {available !== undefined ? <p className={`cost-note ${available === 0 ? 'is-empty' : ''}`}>{tpl(m.report.costNote, { n: num(available) })}</p> : null}
+            {available !== undefined ? <p className={`cost-note ${noCredits ? 'is-empty' : ''}`}>{tpl(m.report.costNote, { n: num(available) })}</p> : null}
           </div>
+          {/* As in the account lookup: why "Pedir informe" is disabled, before anyone wonders. */}
+          {noCredits ? (
+            <p className="feedback-error" data-testid="report-no-credits">
+              <IconAlert size={15} /> {m.report.noCredits}
+            </p>
+          ) : null}
         </form>
       </Card>
-      {report.isError ? (
+      {report.isError && current ? (
         <ErrorBanner
           error={report.error}
           context="report"
@@ -85,15 +95,15 @@ export function CreditReportPanel() {
           extra={
             creditsLeft !== undefined ? (
               <div className="banner-credits" data-testid="credits-left">
-                {tpl(m.lookup.creditsLeftReport, { n: num(creditsLeft) })}
+                {plural(creditsLeft, m.lookup.creditsLeftReportOne, m.lookup.creditsLeftReportOther)}
               </div>
             ) : null
           }
         />
       ) : null}
-      {report.data ? (
+      {report.data && current ? (
         <CreditReportCard report={report.data.data} creditsLeft={report.data.credits_remaining} requestId={report.data.request_id} />
-      ) : !report.isError ? (
+      ) : !(report.isError && current) ? (
         <Card className="empty-card">
           <EmptyState icon={<IconReport size={28} />} title={m.report.emptyTitle} body={m.report.emptyBody} />
         </Card>
@@ -150,7 +160,8 @@ export function CreditReportCard({ report, creditsLeft, requestId }: { report: C
         <div className="stat">
           <div className="stat-label">{m.report.totalAmount}</div>
           <div className="stat-value" data-testid="total-amount">
-            {tpl(m.report.thousands, { amount: thousands(report.totals.amount) })}
+            {/* "$ 0", not "$ 0 mil": nothing owed needs no unit. */}
+            {report.totals.amount === 0 ? pesos(0) : tpl(m.report.thousands, { amount: thousands(report.totals.amount) })}
           </div>
         </div>
         <div className="stat">
@@ -246,7 +257,7 @@ export function CreditReportCard({ report, creditsLeft, requestId }: { report: C
         </div>
       )}
       <p className="muted small report-note">{m.report.amountsNote}</p>
-      <ResultFoot creditsLeft={creditsLeft} creditsTemplate={m.lookup.creditsLeftReport} requestId={requestId} />
+      <ResultFoot creditsLeft={creditsLeft} credits={{ one: m.lookup.creditsLeftReportOne, other: m.lookup.creditsLeftReportOther }} requestId={requestId} />
     </Card>
   );
 }

@@ -40,18 +40,27 @@ function percentOf(job: BulkJobView): number {
   return job.progress.total === 0 ? 100 : Math.floor((job.progress.done * 1000) / job.progress.total) / 10;
 }
 
+/** A reviewed list that was already run to the end: when, so the panel can warn that it charges again. */
+type RunBefore = { jobId: string; finishedAt: string | null };
+
 export function LotesScreen({ session }: { session: Session }) {
   const { m } = useI18n();
   const jobs = useBulkJobs();
   const [selected, setSelected] = useState<string | null>(null);
+  const [runBefore, setRunBefore] = useState<RunBefore | null>(null);
   const current = selected ?? jobs.data?.jobs[0]?.id ?? null;
   return (
     <>
       <PageHeader title={m.pages.lotes.title} subtitle={m.pages.lotes.subtitle} />
       <div className="bulk-grid">
-        <NewJobCard onReady={setSelected} />
+        <NewJobCard
+          onReady={(id, before) => {
+            setSelected(id);
+            setRunBefore(before ? { jobId: id, finishedAt: before.finishedAt } : null);
+          }}
+        />
         {current ? (
-          <JobPanel id={current} />
+          <JobPanel id={current} ranBefore={runBefore?.jobId === current ? runBefore.finishedAt : undefined} />
         ) : (
           <Card className="empty-card">
             <EmptyState icon={<IconBulk size={28} />} title={m.bulk.emptyTitle} body={m.bulk.emptyBody} />
@@ -63,7 +72,7 @@ export function LotesScreen({ session }: { session: Session }) {
   );
 }
 
-function NewJobCard({ onReady }: { onReady: (id: string) => void }) {
+function NewJobCard({ onReady }: { onReady: (id: string, completedBefore: BulkJobView | null) => void }) {
   const { m, num, dateTime } = useI18n();
   const toast = useToast();
   const id = useId();
@@ -72,7 +81,7 @@ function NewJobCard({ onReady }: { onReady: (id: string) => void }) {
   const [source, setSource] = useState<Source>('paste');
   const [pasted, setPasted] = useState('');
   const [file, setFile] = useState<{ name: string; content: string } | null>(null);
-  const [fileError, setFileError] = useState<string | null>(null);
+  const [fileError, setFileError] = useState<'tooLarge' | 'unreadable' | null>(null);
   const create = useCreateBulkJob();
 
   const content = source === 'paste' ? pasted : (file?.content ?? '');
@@ -86,12 +95,12 @@ function NewJobCard({ onReady }: { onReady: (id: string) => void }) {
     setFileError(null);
     if (chosen.size > MAX_BULK_CONTENT_CHARS) {
       setFile(null);
-      setFileError(m.bulk.fileTooLarge);
+      setFileError('tooLarge');
       return;
     }
     chosen.text().then(
       (text) => setFile({ name: chosen.name, content: text }),
-      () => setFileError(m.bulk.fileUnreadable),
+      () => setFileError('unreadable'),
     );
   };
 
@@ -101,7 +110,7 @@ function NewJobCard({ onReady }: { onReady: (id: string) => void }) {
       { name, product, content },
       {
         onSuccess: (result) => {
-          onReady(result.job.id);
+          onReady(result.job.id, result.resumed ? null : result.completedBefore);
           if (result.resumed) toast(m.bulk.resumedExisting);
           else if (result.completedBefore) toast(tpl(m.bulk.completedBefore, { when: dateTime(result.completedBefore.finishedAt) }));
           if (source === 'paste') setPasted('');
@@ -166,7 +175,7 @@ function NewJobCard({ onReady }: { onReady: (id: string) => void }) {
               <input ref={fileInput} type="file" accept=".csv,.txt,text/csv,text/plain" className="sr-only" onChange={chooseFile} data-testid="bulk-file" tabIndex={-1} />
             </div>
             <p className="field-hint">{m.bulk.fileHint}</p>
-            {fileError ? <p className="field-error">{fileError}</p> : null}
+            {fileError === 'tooLarge' ? <TooLarge /> : fileError === 'unreadable' ? <p className="field-error">{m.bulk.fileUnreadable}</p> : null}
           </div>
         )}
 
@@ -179,7 +188,7 @@ function NewJobCard({ onReady }: { onReady: (id: string) => void }) {
             <span>{m.bulk.prepare}</span>
           </button>
         </div>
-        {tooLarge ? <p className="field-error">{m.bulk.fileTooLarge}</p> : null}
+        {tooLarge ? <TooLarge /> : null}
         <p className="field-hint">{m.bulk.prepareHint}</p>
         {create.isError ? <ErrorBanner error={create.error} testId="bulk-create-error" /> : null}
       </form>
@@ -187,7 +196,21 @@ function NewJobCard({ onReady }: { onReady: (id: string) => void }) {
   );
 }
 
-function JobPanel({ id }: { id: string }) {
+/** Too large for the app: the sentence names the CLI command, shown as code. */
+function TooLarge() {
+  const { m } = useI18n();
+  const [before, after] = m.bulk.fileTooLarge.split('{command}');
+  return (
+    <p className="field-error" data-testid="bulk-too-large">
+      {before}
+      <code>{m.bulk.fileTooLargeCommand}</code>
+      {after}
+    </p>
+  );
+}
+
+/** `ranBefore`: set when this list was already run to the end (its finish time), so starting it charges again. */
+function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | null }) {
   const { m, num, dateTime, lang } = useI18n();
   const toast = useToast();
   const query = useBulkJob(id);
@@ -256,7 +279,7 @@ function JobPanel({ id }: { id: string }) {
       <div className="bulk-progress-block">
         <div className="bulk-progress-head">
           <strong className="bulk-percent" data-testid="bulk-percent">
-            {num(pct, { maximumFractionDigits: 1 })} %
+            {num(pct / 100, { style: 'percent', maximumFractionDigits: 1 })}
           </strong>
           {shown === 'completed' ? (
             <span className="bulk-finished small" data-testid="bulk-completed">
@@ -304,6 +327,12 @@ function JobPanel({ id }: { id: string }) {
         <p className={`cost-note ${available < p.remaining ? 'is-empty' : ''}`} data-testid="bulk-cost">
           {tpl(m.bulk.costNote, { n: num(p.remaining), available: num(available) })}
         </p>
+      ) : null}
+      {/* Said next to the start button for as long as it can be pressed, not only in a passing toast. */}
+      {shown === 'pending' && ranBefore !== undefined ? (
+        <Notice tone="warning" testId="bulk-ran-before">
+          {tpl(m.bulk.completedBefore, { when: dateTime(ranBefore) })}
+        </Notice>
       ) : null}
       {job.lastError ? <ErrorBanner error={new Error(job.lastError)} /> : null}
       {actionError ? <ErrorBanner error={actionError} testId="bulk-action-error" /> : null}
@@ -354,6 +383,7 @@ function JobPanel({ id }: { id: string }) {
         <ConfirmDialog
           title={m.bulk.cancelTitle}
           okLabel={m.bulk.cancel}
+          cancelLabel={m.bulk.cancelKeep}
           destructive
           busy={cancel.isPending}
           onCancel={() => setConfirmCancel(false)}
