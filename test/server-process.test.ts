@@ -48,8 +48,9 @@ describe('npm run serve', () => {
         .then(async (r) => ({ status: r.status, body: (await r.json()) as { credits_remaining?: number } }))
         .catch(() => null),
     );
-    // Let the requests reach the server, then stop it while they are being served.
-    await new Promise((resolve) => setTimeout(resolve, 15));
+    // Stop it while they are being served: as soon as the first is answered (a fixed delay is not
+    // enough on a loaded machine, where none may have reached it yet).
+    await Promise.race(requests);
     const code = await server.stop('SIGTERM');
     const answers = await Promise.all(requests);
     expect(code).toBe(0);
