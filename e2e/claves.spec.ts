@@ -66,6 +66,11 @@ test.describe.serial('key lifecycle', () => {
     // The list shows a prefix, never the secret.
     await expect(row).not.toContainText(firstSecret);
     keyId = (await row.getAttribute('data-key-id'))!;
+    // A name cut by the column's ellipsis is whole in the tooltip; each row's buttons name their key.
+    await expect(row.locator('.cell-title')).toHaveAttribute('title', KEY_NAME);
+    await expect(row.getByTestId('key-reveal')).toHaveAccessibleName(`Revelar la clave ${KEY_NAME}`);
+    await expect(row.getByTestId('key-rotate')).toHaveAccessibleName(`Rotar la clave ${KEY_NAME}`);
+    await expect(row.getByTestId('key-revoke')).toHaveAccessibleName(`Revocar la clave ${KEY_NAME}`);
     expect(keyId).toBeTruthy();
     // The form is reset for the next key.
     await expect(page.getByTestId('key-create-name')).toHaveValue('');
@@ -217,6 +222,10 @@ test('at the active-key limit the form is disabled and says why', async ({ page,
     await expect(page.getByTestId('key-active-count')).toContainText('10 de 10');
     await expect(page.getByTestId('key-create-submit')).toBeDisabled();
     await expect(page.getByTestId('key-create-name')).toBeDisabled();
+    // The limit is the one reason given: not also "Elegí al menos un permiso" for a form no one can fill.
+    await expect(page.getByTestId('key-create-scopes-hint')).toHaveCount(0);
+    await page.getByTestId('key-limit-notice').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: '/tmp/ui-fix2/claves-limit.png' });
   } finally {
     for (const id of created) cli('keys', 'revoke', id);
   }

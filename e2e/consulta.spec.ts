@@ -1,4 +1,4 @@
-// Consulta: a lookup that resolves, a CBU with a bad check digit, and a valid CBU that is not found.
+// Consulta: a lookup that resolves, a CBU with a bad check digit or a stray letter, and a valid CBU that is not found.
 import { ACCOUNTS, BAD_CHECK_DIGIT_CBU, NOT_FOUND_CBU } from './data';
 import { expect, goTo, lookup, openApp, readBalance, test } from './fixtures';
 
@@ -70,6 +70,25 @@ test('a CBU with a bad check digit is caught while typing and cannot be submitte
   await page.getByTestId('lookup-input').fill(ACCOUNTS.nacion.cbu);
   await expect(feedback).toHaveAttribute('data-valid', 'true');
   await expect(page.getByTestId('lookup-submit')).toBeEnabled();
+});
+
+test('a CBU with a stray letter is read as a CBU that may only have digits, not as a too-long alias', async ({ page, state }) => {
+  await openApp(page, state);
+  // The Nación CBU with an "O" typed in among its 22 digits.
+  const typo = `${ACCOUNTS.nacion.cbu.slice(0, 12)}O${ACCOUNTS.nacion.cbu.slice(12)}`;
+  await page.getByTestId('lookup-input').fill(typo);
+  const feedback = page.getByTestId('lookup-feedback');
+  await expect(feedback).toHaveAttribute('data-type', 'cbu');
+  await expect(feedback).toHaveAttribute('data-valid', 'false');
+  await expect(feedback).toContainText('Detectamos un CBU/CVU');
+  await expect(feedback).toContainText('Un CBU solo puede tener dígitos. Si es un alias, elegí “Alias”.');
+  await expect(feedback).not.toContainText('ingresados');
+  await expect(page.getByTestId('lookup-submit')).toBeDisabled();
+  await page.screenshot({ path: '/tmp/ui-fix2/consulta-stray-letter.png' });
+  // A real alias is still taken for one.
+  await page.getByTestId('lookup-input').fill(ACCOUNTS.nacion.alias);
+  await expect(feedback).toHaveAttribute('data-type', 'alias');
+  await expect(feedback).toHaveAttribute('data-valid', 'true');
 });
 
 test('a valid CBU that is not in the directory answers PA011 and shows no account', async ({ page, state }) => {

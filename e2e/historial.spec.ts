@@ -1,5 +1,5 @@
 // Historial: lookups are listed; status, source, text and date filters; the detail drawer shows the
-// stored response; "Exportar CSV" downloads the filtered history.
+// stored response; the pager's ends and focus; "Exportar CSV" downloads the filtered history.
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { ACCOUNTS, NOT_FOUND_CBU } from './data';
@@ -132,6 +132,56 @@ test('date filters: a range in the future is empty, one around today lists the l
   await page.getByTestId('history-filter-to').fill(ymd(2));
   await settled(page);
   await expect(rows(page).filter({ hasText: ACCOUNTS.company.cbu }).first()).toBeVisible();
+});
+
+test('the pager has first and last page buttons, and focus stays on the button used', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'historial');
+  // At least three pages of 10: the lookups that are missing, made through the bridge as the screen makes them.
+  await page.evaluate(async (cbu) => {
+    const token = window.sessionStorage.getItem('titular.session');
+    const call = async (channel: string, body: unknown) => {
+      const r = await fetch(`/bridge/${channel}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Session ${token}` }, body: JSON.stringify(body) });
+      return r.json();
+    };
+    const list = await call('history.list', { page: 1, per_page: 10 });
+    for (let n = list.value.pagination.total; n < 21; n++) await call('lookup.account', { identifier: cbu, type: 'cbu' });
+  }, ACCOUNTS.nacion.cbu);
+  await page.reload();
+  await settled(page);
+  const label = page.getByTestId('page-label');
+  await expect(label).toHaveText(/^Página 1 de \d+$/);
+  const pages = Number(/de (\d+)/.exec(await label.innerText())![1]);
+  expect(pages).toBeGreaterThanOrEqual(3);
+  await expect(page.getByTestId('page-first')).toBeDisabled();
+  await expect(page.getByTestId('page-prev')).toBeDisabled();
+  await expect(page.getByTestId('page-last')).toHaveText('Última');
+
+  // By keyboard: focus stays on "Siguiente" through the load (it no longer drops to <body>).
+  await page.getByTestId('page-next').focus();
+  await page.keyboard.press('Enter');
+  await expect(label).toHaveText(`Página 2 de ${pages}`);
+  await settled(page);
+  await expect(page.getByTestId('page-next')).toBeFocused();
+
+  // "Última" goes to the end, where it is disabled: focus moves to "Anterior", the nearest way back.
+  await page.getByTestId('page-last').click();
+  await expect(label).toHaveText(`Página ${pages} de ${pages}`);
+  await settled(page);
+  await expect(page.getByTestId('page-last')).toBeDisabled();
+  await expect(page.getByTestId('page-next')).toBeDisabled();
+  await expect(page.getByTestId('page-prev')).toBeFocused();
+  await page.screenshot({ path: '/tmp/ui-fix2/historial-pager.png' });
+  await page.keyboard.press('Enter');
+  await expect(label).toHaveText(`Página ${pages - 1} de ${pages}`);
+  await settled(page);
+  await expect(page.getByTestId('page-prev')).toBeFocused();
+
+  // "Primera" back to the start: focus moves on to "Siguiente".
+  await page.getByTestId('page-first').click();
+  await expect(label).toHaveText(`Página 1 de ${pages}`);
+  await settled(page);
+  await expect(page.getByTestId('page-first')).toBeDisabled();
+  await expect(page.getByTestId('page-next')).toBeFocused();
 });
 
 test('the detail shows the stored response of a lookup', async ({ page, state }) => {

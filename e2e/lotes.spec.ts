@@ -13,7 +13,7 @@ const SCREENSHOT = path.join(__dirname, 'screenshots', 'lotes.png');
 async function prepare(page: Page, list: string[]) {
   await page.getByTestId('bulk-source-paste').click();
   await page.getByTestId('bulk-input').fill(list.join('\n'));
-  await expect(page.getByTestId('bulk-line-count')).toHaveText(`${list.length} líneas`);
+  await expect(page.getByTestId('bulk-line-count')).toHaveText(`${list.length} filas`);
   const created = page.waitForResponse((r) => r.url().endsWith('/bridge/bulk.create'));
   await page.getByTestId('bulk-prepare').click();
   const body = await (await created).json();
@@ -98,6 +98,24 @@ test('paste a list, review it, run it to 100 % and export the results', async ({
   // Two batches of 3 and 6 distinct identifiers: 9 credits, visible in Saldo.
   await goTo(page, 'saldo');
   await expect.poll(() => readBalance(page, 'cbu')).toBe(before - 9);
+});
+
+test('a pasted CSV counts its rows, not its header, before and after the review', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'lotes');
+  await page.getByTestId('bulk-source-paste').click();
+  const csv = ['identifier,type', `${ACCOUNTS.company.cbu},cbu`, `${ACCOUNTS.cvu.alias},alias`, `${ACCOUNTS.inactive.cbu},cbu`].join('\n');
+  await page.getByTestId('bulk-input').fill(csv);
+  await expect(page.getByTestId('bulk-line-count')).toHaveText('3 filas');
+  await page.screenshot({ path: '/tmp/ui-fix2/lotes-csv-rows.png' });
+  const created = page.waitForResponse((r) => r.url().endsWith('/bridge/bulk.create'));
+  await page.getByTestId('bulk-prepare').click();
+  const body = await (await created).json();
+  expect(body.ok, JSON.stringify(body)).toBe(true);
+  const panel = page.locator(`[data-testid="bulk-panel"][data-job-id="${body.value.job.id}"]`);
+  // The review's "Filas" (the core's count) says the same.
+  await expect(panel.getByTestId('bulk-rows')).toHaveText('3');
+  await page.getByTestId('bulk-input').fill(ACCOUNTS.nacion.cbu);
+  await expect(page.getByTestId('bulk-line-count')).toHaveText('1 fila');
 });
 
 test('a list already run says, next to the start button, that it charges again; cancelling it asks first', async ({ page, state }) => {

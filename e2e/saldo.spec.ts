@@ -1,4 +1,5 @@
-// Saldo: a purchase recorded by the admin raises the balance by its amount; a repeated reference does not.
+// Saldo: a purchase recorded by the admin raises the balance by its amount (the notice is scrolled into
+// view); a repeated reference does not.
 import { expect, openApp, readBalance, test } from './fixtures';
 
 test('a purchase increases the CBU balance by its amount', async ({ page, state }) => {
@@ -16,6 +17,9 @@ test('a purchase increases the CBU balance by its amount', async ({ page, state 
   await expect(page.getByTestId('balance-available-cbu')).toHaveText((before + 250).toLocaleString('es-AR'));
   await expect(page.getByTestId('balance-purchased-cbu')).toHaveText((purchasedBefore + 250).toLocaleString('es-AR'));
   await expect(page.getByTestId('purchase-result')).toContainText('Se acreditaron 250 créditos');
+  // Below the button, under the fold of a 1280x800 window: scrolled into view, not left unseen.
+  await expect(page.getByTestId('purchase-result')).toBeInViewport({ ratio: 1 });
+  await page.screenshot({ path: '/tmp/ui-fix2/saldo-purchase.png' });
   // The form is cleared for the next purchase.
   await expect(page.getByTestId('purchase-amount')).toHaveValue('');
 
@@ -24,6 +28,7 @@ test('a purchase increases the CBU balance by its amount', async ({ page, state 
   await page.getByTestId('purchase-reference').fill(reference);
   await page.getByTestId('purchase-submit').click();
   await expect(page.getByTestId('purchase-result')).toContainText('ya estaba registrada');
+  await expect(page.getByTestId('purchase-result')).toBeInViewport({ ratio: 1 });
   await expect(page.getByTestId('balance-card-cbu')).toHaveAttribute('data-balance', String(before + 250));
 });
 

@@ -1,4 +1,4 @@
-// The shell: Spanish by default, the language switch, and what a bad or missing session link shows.
+// The shell: Spanish by default, the language switch, the skip link, and what a bad or missing session link shows.
 import { expect, openApp, test } from './fixtures';
 
 test('Spanish by default; the switch turns the UI to English and back', async ({ page, state }) => {
@@ -52,6 +52,27 @@ test('the navigation moves between the five screens', async ({ page, state }) =>
     await expect(page.getByTestId(nav)).toHaveAttribute('aria-current', 'page');
     await expect(page.locator('h1.page-title')).toHaveText(title);
   }
+});
+
+test('a skip link, first in Tab order and hidden until focused, takes the keyboard to the screen', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'historial');
+  const skip = page.getByTestId('skip-link');
+  await expect(skip).not.toBeInViewport();
+  // A fresh load (nothing focused yet): the first Tab.
+  await page.reload();
+  await expect(page.getByTestId('history-table')).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(skip).toBeFocused();
+  await expect(skip).toHaveText('Saltar al contenido');
+  await expect(skip).toBeInViewport();
+  await page.screenshot({ path: '/tmp/ui-fix2/skip-link.png' });
+  await page.keyboard.press('Enter');
+  await expect(page.locator('main#content')).toBeFocused();
+  // The route is kept (the link does not follow its #content href).
+  await expect(page).toHaveURL(/#\/historial$/);
+  // The next Tab lands inside the screen, past the sidebar.
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.querySelector('main#content')!.contains(document.activeElement))).toBe(true);
 });
 
 test('a wrong session link opens nothing and says so', async ({ page, state }) => {

@@ -1,4 +1,4 @@
-// Usuarios: add a member, validation, role changes, the last admin cannot be demoted, audit trail.
+// Usuarios: add a member, validation, role changes (confirmed first), the last admin cannot be demoted, audit trail.
 import type { Page } from '@playwright/test';
 import { ADMIN } from './data';
 import { expect, openApp, test } from './fixtures';
@@ -29,6 +29,8 @@ test.describe.serial('members', () => {
     await expect(row).toHaveCount(1);
     await expect(row).toContainText(NEW_USER.name);
     await expect(row).toHaveAttribute('data-role', 'operator');
+    // "Alta" as every other date in the app: dd/mm/aaaa, not "22 nov 2026".
+    await expect(row.locator('td').nth(3)).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
     await expect(page.getByTestId('user-add-name')).toHaveValue('');
 
     // The audit trail (filtered to users on this screen) names it.
@@ -47,23 +49,58 @@ test.describe.serial('members', () => {
     await expect(userRow(page, 'Otra Lucía')).toHaveCount(0);
   });
 
-  test('the only admin cannot demote themselves', async ({ page, state }) => {
+  test('your own role change asks first, with a warning, and the last admin is refused in Spanish', async ({ page, state }) => {
     await openApp(page, state, 'admin', 'usuarios');
     const me = userRow(page, ADMIN.email);
     await expect(me).toContainText('Vos');
+    const dialog = page.getByRole('dialog');
+
+    // Picking "Operador" changes nothing yet: a dialog asks, and says what you lose.
     await me.getByTestId('user-role-select').selectOption('operator');
-    await expect(page.getByTestId('user-role-error')).toContainText('La organización necesita al menos un administrador.');
+    await expect(dialog).toContainText('¿Dejar de ser administrador?');
+    await expect(dialog.getByTestId('user-role-own-warning')).toContainText('Es tu propio rol');
+    await expect(dialog.getByTestId('confirm-ok')).toHaveText('Pasarme a Operador');
+    // Destructive: focus starts on the safe button.
+    await expect(dialog.getByTestId('confirm-cancel')).toBeFocused();
+    await expect(me.getByTestId('user-role-select')).toHaveValue('admin');
+    await page.screenshot({ path: '/tmp/ui-fix2/usuarios-own-role.png' });
+    await dialog.getByTestId('confirm-cancel').click();
+    await expect(dialog).toHaveCount(0);
+    await expect(me.getByTestId('user-role-select')).toHaveValue('admin');
+    await expect(page.getByTestId('user-role-error')).toHaveCount(0);
+
+    // Confirmed: the core refuses (the only admin), and the banner gives its reason, not "check the data".
+    await me.getByTestId('user-role-select').selectOption('operator');
+    await dialog.getByTestId('confirm-ok').click();
+    await expect(dialog).toHaveCount(0);
+    const error = page.getByTestId('user-role-error');
+    await expect(error).toContainText('La organización necesita al menos un administrador.');
+    await expect(error).not.toContainText('Revisá los datos ingresados');
+    await page.screenshot({ path: '/tmp/ui-fix2/usuarios-refused.png' });
     await expect(me).toHaveAttribute('data-role', 'admin');
     await expect(me.getByTestId('user-role-select')).toHaveValue('admin');
     await expect(page.getByTestId('session-role')).toHaveText('Administrador');
   });
 
-  test('roles can be changed, and the change is audited', async ({ page, state }) => {
+  test('roles can be changed after a confirmation, and the change is audited', async ({ page, state }) => {
     await openApp(page, state, 'admin', 'usuarios');
     const row = userRow(page, NEW_USER.email);
+    const dialog = page.getByRole('dialog');
+    // A refused change first: its banner goes once a later change works.
+    await userRow(page, ADMIN.email).getByTestId('user-role-select').selectOption('operator');
+    await dialog.getByTestId('confirm-ok').click();
+    await expect(page.getByTestId('user-role-error')).toBeVisible();
+
     await row.getByTestId('user-role-select').selectOption('admin');
+    await expect(dialog).toContainText(`¿Cambiar el rol de ${NEW_USER.name}?`);
+    await expect(dialog).toContainText(`${NEW_USER.name} pasa de Operador a Administrador.`);
+    await expect(dialog.getByTestId('user-role-own-warning')).toHaveCount(0);
+    await expect(row).toHaveAttribute('data-role', 'operator');
+    await dialog.getByTestId('confirm-ok').click();
     await expect(row).toHaveAttribute('data-role', 'admin');
+    await expect(page.getByTestId('user-role-error')).toHaveCount(0);
     await row.getByTestId('user-role-select').selectOption('operator');
+    await dialog.getByTestId('confirm-ok').click();
     await expect(row).toHaveAttribute('data-role', 'operator');
 
     const changes = page.getByTestId('audit-table').locator('[data-testid="audit-row"][data-action="user.role_changed"]').filter({ hasText: NEW_USER.name });

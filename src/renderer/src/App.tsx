@@ -131,6 +131,7 @@ export function App() {
   const role = session.data?.user.role;
   const blocked = role === 'operator' && ADMIN_ROUTES.has(route);
   const scroller = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLElement>(null);
 
   useEffect(() => {
     scroller.current?.scrollTo({ top: 0 });
@@ -181,6 +182,19 @@ export function App() {
   const shown: Route = blocked ? DEFAULT_ROUTE : route;
   return (
     <div className="shell">
+      {/* First in Tab order, shown only while focused: past the sidebar's links to the screen. The
+          routes live in the hash, so it focuses <main> itself instead of following href="#content". */}
+      <a
+        className="skip-link"
+        href="#content"
+        onClick={(e) => {
+          e.preventDefault();
+          content.current?.focus();
+        }}
+        data-testid="skip-link"
+      >
+        {m.app.skipToContent}
+      </a>
       <Sidebar session={data} route={shown} />
       <div className="main" ref={scroller}>
         <div className="topbar">
@@ -191,7 +205,7 @@ export function App() {
           </div>
           <LangSwitch />
         </div>
-        <main className="content" id="content" key={shown}>
+        <main className="content" id="content" key={shown} ref={content} tabIndex={-1}>
           <Screen route={shown} session={data} />
         </main>
       </div>

@@ -4,6 +4,7 @@
 // message. Rows that name the same item are one lookup.
 import { createHash } from 'node:crypto';
 import type { ProductSlug } from '../../../shared/api/common';
+import { IDENTIFIER_HEADERS, TYPE_HEADERS, bulkCsvDelimiter } from '../../../shared/bulk-header';
 import { analyzeAlias, analyzeCbu, analyzeTaxId, normalizeIdentifierInput } from '../../../shared/identifiers';
 import type { InputType } from '../history/history';
 import { maskKeys } from '../keys/secrets';
@@ -39,8 +40,6 @@ export interface BulkInput {
 
 export const MAX_BULK_ROWS = 1_000_000;
 const MAX_RAW = 200;
-const IDENTIFIER_HEADERS = new Set(['identifier', 'identificador']);
-const TYPE_HEADERS = new Set(['type', 'tipo']);
 
 export class BulkInputError extends Error {
   override name = 'BulkInputError';
@@ -56,7 +55,7 @@ export function parseBulkInput(content: string, product: ProductSlug): BulkInput
   // The first non-blank line decides: a header naming an `identifier` column makes a CSV (quoted
   // cells may span lines); anything else is a list, one identifier per physical line.
   const firstLine = /^[^\n]*\S[^\n]*$/m.exec(text)?.[0].replace(/\r$/, '') ?? '';
-  const delimiter = firstLine.includes(';') && !firstLine.includes(',') ? ';' : ',';
+  const delimiter = bulkCsvDelimiter(firstLine);
   const header = (new CsvReader(firstLine, delimiter.charCodeAt(0)).next()?.fields ?? []).map((c) => c.trim().toLowerCase());
   const identifierColumn = header.findIndex((c) => IDENTIFIER_HEADERS.has(c));
   const csv = identifierColumn !== -1;

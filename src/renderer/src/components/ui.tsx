@@ -1,5 +1,5 @@
 // Building blocks shared by the screens: badges, banners, skeletons, empty states, page header.
-import type { CSSProperties, ReactNode } from 'react';
+import { useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { tpl, useI18n } from '../i18n';
 import { describeError } from '../lib/errors';
 import { IconAlert, IconCheck, IconChevronLeft, IconChevronRight, IconInfo } from './Icons';
@@ -20,15 +20,22 @@ export function ErrorBanner({
   testId,
   onRetry,
   extra,
+  reasonAsTitle = false,
 }: {
   error: unknown;
   context?: 'account' | 'report' | 'other';
   testId?: string;
   onRetry?: () => void;
   extra?: ReactNode;
+  /**
+   * The server's reason, when it can be said in the screen's language, is the title: for a refusal
+   * that is not about typed data (the last admin) the code's "Revisá los datos ingresados" misleads.
+   */
+  reasonAsTitle?: boolean;
 }) {
   const { m } = useI18n();
-  const d = describeError(error, m, context);
+  const described = describeError(error, m, context);
+  const d = reasonAsTitle && described.detail && !described.detailInEnglish ? { ...described, title: described.detail, detail: null } : described;
   return (
     <div className="banner banner-error" role="alert" data-testid={testId} data-error-code={d.code}>
       <IconAlert size={20} className="banner-icon" />
@@ -126,22 +133,70 @@ export function Card({ title, subtitle, actions, children, className = '', testI
   );
 }
 
+type PagerButton = 'page-first' | 'page-prev' | 'page-next' | 'page-last';
+
 export function Pager({ page, pages, onPage, busy }: { page: number; pages: number; onPage: (page: number) => void; busy?: boolean }) {
   const { m, num } = useI18n();
   const total = Math.max(1, pages);
+  const nav = useRef<HTMLElement>(null);
+  const used = useRef<PagerButton | null>(null);
+  const atStart = page <= 1;
+  const atEnd = page >= total;
+
+  // Focus stays on the button that was used: while the page loads it is only aria-disabled (a
+  // disabled button dropped focus to <body>, and the next Tab started over from the sidebar). One
+  // that is disabled for good at an end hands focus to the nearest button going the other way.
+  useEffect(() => {
+    const el = nav.current;
+    const name = used.current;
+    if (!el || !name) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && !el.contains(active)) return; // the user went elsewhere
+    const order: PagerButton[] = name === 'page-first' || name === 'page-prev' ? [name, 'page-next', 'page-last'] : [name, 'page-prev', 'page-first'];
+    for (const id of order) {
+      const button = el.querySelector<HTMLButtonElement>(`[data-testid="${id}"]`);
+      if (button && !button.disabled) {
+        if (button !== active) button.focus();
+        return;
+      }
+    }
+  }, [page, total]);
+
+  const go = (name: PagerButton, to: number) => {
+    if (busy) return;
+    used.current = name;
+    onPage(to);
+  };
+  const button = (name: PagerButton, to: number, disabled: boolean, content: ReactNode) => (
+    <button type="button" className="btn btn-secondary btn-sm" disabled={disabled} aria-disabled={busy || undefined} onClick={() => go(name, to)} data-testid={name}>
+      {content}
+    </button>
+  );
   return (
-    <nav className="pager" aria-label={m.common.pagination}>
-      <button type="button" className="btn btn-secondary btn-sm" disabled={page <= 1 || busy} onClick={() => onPage(page - 1)} data-testid="page-prev">
-        <IconChevronLeft size={15} />
-        <span>{m.common.prev}</span>
-      </button>
-      <span className="pager-label" data-testid="page-label">
+    <nav className="pager" aria-label={m.common.pagination} ref={nav}>
+      {button('page-first', 1, atStart, <span>{m.common.first}</span>)}
+      {button(
+        'page-prev',
+        page - 1,
+        atStart,
+        <>
+          <IconChevronLeft size={15} />
+          <span>{m.common.prev}</span>
+        </>,
+      )}
+      <span className="pager-label" data-testid="page-label" aria-live="polite">
         {tpl(m.common.page, { page: num(page), pages: num(total) })}
       </span>
-      <button type="button" className="btn btn-secondary btn-sm" disabled={page >= total || busy} onClick={() => onPage(page + 1)} data-testid="page-next">
-        <span>{m.common.next}</span>
-        <IconChevronRight size={15} />
-      </button>
+      {button(
+        'page-next',
+        page + 1,
+        atEnd,
+        <>
+          <span>{m.common.next}</span>
+          <IconChevronRight size={15} />
+        </>,
+      )}
+      {button('page-last', total, atEnd, <span>{m.common.last}</span>)}
     </nav>
   );
 }

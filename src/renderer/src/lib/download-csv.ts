@@ -1,5 +1,4 @@
-// Saving an export the core built as a CSV file; the screens ask for it in their time zone.
-export { screenTimeZone } from './time-zone';
+// Saving an export the core built as a CSV file (the screens ask for it in their time zone, time-zone.ts).
 
 /** Saves the CSV under its name, as the core wrote it (its BOM included). */
 export function downloadCsv(fileName: string, csv: string): void {

@@ -17,6 +17,15 @@ export function looksLikeCbu(raw: string): boolean {
   return trimmed.length > 0 && /^[\d\s\-\u2010-\u2015\u2212\u200B-\u200D\u2060\uFEFF]+$/u.test(trimmed);
 }
 
+/**
+ * A CBU/CVU with a stray letter or symbol in it (a typo, an "O" for a 0): at least 18 digits. Taken
+ * for an alias it was only refused for its length ("23 ingresados"), which hides the real mistake;
+ * read as a CBU, the screen says a CBU may only have digits (and to choose "Alias" if it is one).
+ */
+export function looksLikeMistypedCbu(raw: string): boolean {
+  return (raw.match(/[0-9]/g)?.length ?? 0) >= 18;
+}
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

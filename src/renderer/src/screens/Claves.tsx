@@ -168,10 +168,15 @@ function KeyRow({ apiKey: key, onAction }: { apiKey: ApiKeyViewDto; onAction: (k
   const { m, date, relative } = useI18n();
   const tone = key.status === 'active' ? 'success' : key.status === 'revoked' ? 'danger' : 'warning';
   const active = key.status === 'active';
+  // Three "Revelar" buttons per screen said nothing to a screen reader about which key each is for.
+  const name = keyLabel(key, m.keys.unnamed);
   return (
     <tr data-testid="key-row" data-key-id={key.id} data-status={key.status} className={active ? '' : 'row-muted'}>
       <td>
-        <div className="cell-title">{key.name ?? <span className="muted">{m.keys.unnamed}</span>}</div>
+        {/* A long name is cut with an ellipsis in the table: the tooltip has it whole. */}
+        <div className="cell-title" title={key.name ?? undefined}>
+          {key.name ?? <span className="muted">{m.keys.unnamed}</span>}
+        </div>
         <div className="mono small muted">{key.prefix}</div>
       </td>
       {/* Product and environment share a cell, and so do last use and expiry: with one column each
@@ -204,13 +209,13 @@ function KeyRow({ apiKey: key, onAction }: { apiKey: ApiKeyViewDto; onAction: (k
       <td className="right nowrap">
         {active ? (
           <div className="row-actions">
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => onAction('reveal')} data-testid="key-reveal">
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => onAction('reveal')} aria-label={tpl(m.keys.revealFor, { name })} data-testid="key-reveal">
               {m.keys.reveal}
             </button>
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => onAction('rotate')} data-testid="key-rotate">
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => onAction('rotate')} aria-label={tpl(m.keys.rotateFor, { name })} data-testid="key-rotate">
               {m.keys.rotate}
             </button>
-            <button type="button" className="btn btn-ghost-danger btn-sm" onClick={() => onAction('revoke')} data-testid="key-revoke">
+            <button type="button" className="btn btn-ghost-danger btn-sm" onClick={() => onAction('revoke')} aria-label={tpl(m.keys.revokeFor, { name })} data-testid="key-revoke">
               {m.keys.revoke}
             </button>
           </div>
@@ -361,8 +366,9 @@ function KeyCreateForm({ atLimit, limit, onCreated }: { atLimit: boolean; limit:
                   </label>
                 ))}
               </div>
-              {/* Said before the first try too: "Crear clave" stays disabled until a permission is ticked. */}
-              {scopes.length === 0 ? <p className={touched ? 'field-error' : 'field-hint'} data-testid="key-create-scopes-hint">{m.keys.scopesRequired}</p> : null}
+              {/* Said before the first try too: "Crear clave" stays disabled until a permission is ticked.
+                  Not at the key limit, though: the form is disabled for that, and the notice says so. */}
+              {scopes.length === 0 && !atLimit ? <p className={touched ? 'field-error' : 'field-hint'} data-testid="key-create-scopes-hint">{m.keys.scopesRequired}</p> : null}
             </fieldset>
             <div className="field">
               <label className="field-label" htmlFor={`${id}-expires`}>

@@ -4,7 +4,7 @@ import { analyzeAlias, analyzeCbu, describeCbuProgress, normalizeIdentifierInput
 import type { LookupData } from '../../../shared/api/lookup';
 import { useBalance, useLookupAccount } from '../api/hooks';
 import { tpl, useI18n } from '../i18n';
-import { formatAccountNumber, formatTaxId, looksLikeCbu } from '../lib/format';
+import { formatAccountNumber, formatTaxId, looksLikeCbu, looksLikeMistypedCbu } from '../lib/format';
 import { Badge, Card, EmptyState, ErrorBanner, PageHeader, Spinner } from '../components/ui';
 import { CopyButton } from '../components/CopyButton';
 import { ResultFoot } from '../components/ResultFoot';
@@ -54,7 +54,7 @@ function Check({ state, label, okText, badText }: { state: boolean | null; label
 function useIdentifierCheck(raw: string, mode: TypeMode) {
   return useMemo(() => {
     const trimmed = raw.trim();
-    const detected: 'cbu' | 'alias' = looksLikeCbu(raw) ? 'cbu' : 'alias';
+    const detected: 'cbu' | 'alias' = looksLikeCbu(raw) || looksLikeMistypedCbu(raw) ? 'cbu' : 'alias';
     const type = mode === 'auto' ? detected : mode;
     if (trimmed === '') return { type, detected, empty: true as const, valid: false };
     if (type === 'cbu') {
@@ -234,7 +234,7 @@ function CbuFeedback({ progress, analysis }: { progress: ReturnType<typeof descr
     <>
       <div className="digits-row">
         <span className="muted small">{m.lookup.digits}</span>
-        <span className={`digits-count ${progress.digits === 22 ? 'ok' : over ? 'bad' : ''}`} data-testid="lookup-digits">
+        <span className={`digits-count ${progress.complete ? 'ok' : over ? 'bad' : ''}`} data-testid="lookup-digits">
           {num(progress.digits)}/22
         </span>
       </div>

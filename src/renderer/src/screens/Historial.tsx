@@ -16,7 +16,8 @@ import { useToast } from '../components/Toast';
 import { IconClock, IconDownload } from '../components/Icons';
 import { LookupResultCard } from './Consulta';
 import { CreditReportCard } from './CreditReport';
-import { downloadCsv, screenTimeZone } from '../lib/download-csv';
+import { downloadCsv } from '../lib/download-csv';
+import { screenTimeZone } from '../lib/time-zone';
 
 const PER_PAGE = 10;
 const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];

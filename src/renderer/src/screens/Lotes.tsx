@@ -13,7 +13,9 @@ import { useToast } from '../components/Toast';
 import { serverMessage } from '../lib/errors';
 import { ConfirmDialog } from '../components/Dialog';
 import { IconBulk, IconCheck, IconDownload } from '../components/Icons';
-import { downloadCsv, screenTimeZone } from '../lib/download-csv';
+import { downloadCsv } from '../lib/download-csv';
+import { screenTimeZone } from '../lib/time-zone';
+import { IDENTIFIER_HEADERS, bulkCsvDelimiter } from '../../../shared/bulk-header';
 import './lotes.css';
 
 type Source = 'paste' | 'file';
@@ -85,7 +87,7 @@ function NewJobCard({ onReady }: { onReady: (id: string, completedBefore: BulkJo
   const create = useCreateBulkJob();
 
   const content = source === 'paste' ? pasted : (file?.content ?? '');
-  const lines = content.split('\n').filter((l) => l.trim() !== '').length;
+  const lines = countRows(content);
   const tooLarge = content.length > MAX_BULK_CONTENT_CHARS;
 
   const chooseFile = (e: ChangeEvent<HTMLInputElement>) => {
@@ -181,7 +183,7 @@ function NewJobCard({ onReady }: { onReady: (id: string, completedBefore: BulkJo
 
         <div className="bulk-submit-row">
           <span className="small muted" data-testid="bulk-line-count">
-            {lines === 1 ? m.bulk.linesOne : tpl(m.bulk.linesOther, { n: num(lines) })}
+            {lines === 1 ? m.bulk.rowCountOne : tpl(m.bulk.rowCountOther, { n: num(lines) })}
           </span>
           <button type="submit" className="btn btn-primary" disabled={lines === 0 || tooLarge || create.isPending} data-testid="bulk-prepare">
             {create.isPending ? <Spinner /> : <IconBulk size={16} />}
@@ -270,7 +272,7 @@ function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | null }) 
       </div>
 
       <div className="bulk-figures">
-        <Figure label={m.bulk.rows} value={num(job.totalRows)} />
+        <Figure label={m.bulk.rows} value={num(job.totalRows)} testId="bulk-rows" />
         <Figure label={m.bulk.distinct} value={num(job.totalItems)} testId="bulk-distinct" />
         <Figure label={m.bulk.repeated} value={num(job.duplicateRows)} note={m.bulk.repeatedNote} />
         <Figure label={m.bulk.invalid} value={num(job.invalidRows)} note={m.bulk.invalidNote} tone={job.invalidRows > 0 ? 'warn' : undefined} testId="bulk-invalid" />
@@ -419,6 +421,20 @@ function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | null }) 
       ) : null}
     </section>
   );
+}
+
+/**
+ * The rows the review will count ("Filas", the core's totalRows): the non-blank lines, less a CSV's
+ * header. Counting the header made a pasted CSV of 3 rows say "4 líneas" and then "Filas 3". A quoted
+ * cell spanning lines (rare) counts once per line here; the review's figure is the exact one.
+ */
+function countRows(content: string): number {
+  const lines = content.replace(/^\uFEFF/, '').split('\n').filter((l) => l.trim() !== '');
+  const first = lines[0]?.replace(/\r$/, '') ?? '';
+  // The core's header rule (src/shared/bulk-header.ts); cells split without its quoting rules, which
+  // a header naming its columns does not need.
+  const header = first.split(bulkCsvDelimiter(first)).some((cell) => IDENTIFIER_HEADERS.has(cell.trim().replace(/^"(.*)"$/, '$1').trim().toLowerCase()));
+  return lines.length - (header ? 1 : 0);
 }
 
 function Figure({ label, value, note, tone, testId }: { label: string; value: string; note?: string; tone?: 'warn'; testId?: string }) {

@@ -242,6 +242,12 @@ function PurchaseForm() {
 
   const last = purchase.data;
   const lastInput = purchase.variables;
+  // The answer goes under the button, below the fold of a 1280x800 window: brought into view, or a
+  // purchase (or a reference already used) seemed to do nothing. 'nearest': no jump when it shows.
+  const outcome = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (purchase.isSuccess || purchase.isError) outcome.current?.scrollIntoView({ block: 'nearest' });
+  }, [purchase.isSuccess, purchase.isError]);
   return (
     <Card title={m.balance.purchaseTitle} subtitle={m.balance.purchaseBody} className="purchase-card" testId="purchase-form">
       <form
@@ -297,17 +303,22 @@ function PurchaseForm() {
           {purchase.isPending ? <Spinner /> : <IconPlus size={16} />}
           <span>{purchase.isPending ? m.balance.submitting : m.balance.submit}</span>
         </button>
-        {purchase.isError ? <ErrorBanner error={purchase.error} testId="purchase-error" /> : null}
-        {last && purchase.isSuccess ? (
-          last.added ? (
-            <Notice tone="success" testId="purchase-result">
-              {tpl(m.balance.added, { amount: credits(lastInput?.amount ?? 0), balance: num(last.balance) })}
-            </Notice>
-          ) : (
-            <Notice tone="warning" testId="purchase-result">
-              {tpl(m.balance.alreadyAdded, { balance: num(last.balance) })}
-            </Notice>
-          )
+        {purchase.isError ? (
+          <div ref={outcome} className="purchase-outcome">
+            <ErrorBanner error={purchase.error} testId="purchase-error" />
+          </div>
+        ) : last && purchase.isSuccess ? (
+          <div ref={outcome} className="purchase-outcome">
+            {last.added ? (
+              <Notice tone="success" testId="purchase-result">
+                {tpl(m.balance.added, { amount: credits(lastInput?.amount ?? 0), balance: num(last.balance) })}
+              </Notice>
+            ) : (
+              <Notice tone="warning" testId="purchase-result">
+                {tpl(m.balance.alreadyAdded, { balance: num(last.balance) })}
+              </Notice>
+            )}
+          </div>
         ) : null}
       </form>
     </Card>

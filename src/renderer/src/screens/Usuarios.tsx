@@ -5,9 +5,10 @@ import { useAddUser, useKeys, useSetUserRole, useUsers } from '../api/hooks';
 import { tpl, useI18n } from '../i18n';
 import type { Session } from '../App';
 import { AuditTable } from '../components/AuditTable';
+import { ConfirmDialog } from '../components/Dialog';
 import { Badge, Card, EmptyState, ErrorBanner, PageHeader, SkeletonRows, Spinner } from '../components/ui';
 import { useToast } from '../components/Toast';
-import { IconPlus, IconUsers } from '../components/Icons';
+import { IconAlert, IconPlus, IconUsers } from '../components/Icons';
 
 const ROLES: Role[] = ['operator', 'admin'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -25,9 +26,23 @@ export function UsuariosScreen({ session }: { session: Session }) {
   const setRole = useSetUserRole();
   const toast = useToast();
   const list = users.data?.users ?? [];
+  // A role change waits for a confirmation: the select used to apply it at once, and an admin who
+  // picked "Operador" on their own row lost the admin screens on the spot.
+  const [pending, setPending] = useState<{ user: UserView; role: Role } | null>(null);
 
   const changeRole = (user: UserView, role: Role) => {
-    setRole.mutate({ id: user.id, role }, { onSuccess: (r) => toast(tpl(m.users.roleChanged, { name: r.user.name })) });
+    if (role !== user.role) setPending({ user, role });
+  };
+  const confirmRole = () => {
+    if (!pending) return;
+    setRole.mutate(
+      { id: pending.user.id, role: pending.role },
+      {
+        onSuccess: (r) => toast(tpl(m.users.roleChanged, { name: r.user.name })),
+        // A refusal (the last admin) is said in the list's banner, not in a dialog left open.
+        onSettled: () => setPending(null),
+      },
+    );
   };
 
   return (
@@ -36,7 +51,7 @@ export function UsuariosScreen({ session }: { session: Session }) {
       <div className="users-grid">
         <Card title={m.users.listTitle} className="table-card">
           {users.isError ? <ErrorBanner error={users.error} onRetry={() => void users.refetch()} /> : null}
-          {setRole.isError ? <ErrorBanner error={setRole.error} testId="user-role-error" /> : null}
+          {setRole.isError ? <ErrorBanner error={setRole.error} testId="user-role-error" reasonAsTitle /> : null}
           <div className="table-wrap">
             <table className="table zebra hoverable" data-testid="users-table">
               <thead>
@@ -63,10 +78,38 @@ export function UsuariosScreen({ session }: { session: Session }) {
           </div>
           {users.data && list.length === 0 ? <EmptyState icon={<IconUsers size={28} />} title={m.users.empty} /> : null}
         </Card>
-        <AddUserForm />
+        {/* A later action that works takes a refused role change's banner away (it no longer says what is on screen). */}
+        <AddUserForm onAdded={() => setRole.reset()} />
       </div>
       <AuditTable keys={keys.data?.keys} users={list} initialFilter="user" />
+      {pending ? <RoleDialog user={pending.user} role={pending.role} me={pending.user.id === session.user.id} busy={setRole.isPending} onConfirm={confirmRole} onCancel={() => setPending(null)} /> : null}
     </>
+  );
+}
+
+function RoleDialog({ user, role, me, busy, onConfirm, onCancel }: { user: UserView; role: Role; me: boolean; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
+  const { m } = useI18n();
+  const vars = { name: user.name, from: m.roles[user.role], to: m.roles[role] };
+  // Your own role: operators see no admin screen, so the change takes this very screen away from you.
+  const ownDemotion = me && role !== 'admin';
+  return (
+    <ConfirmDialog
+      title={ownDemotion ? m.users.ownRoleTitle : tpl(m.users.roleConfirmTitle, vars)}
+      okLabel={ownDemotion ? tpl(m.users.ownRoleOk, vars) : m.users.roleConfirmOk}
+      destructive={ownDemotion}
+      busy={busy}
+      onConfirm={onConfirm}
+      onCancel={() => !busy && onCancel()}
+    >
+      <p data-testid="user-role-confirm">{tpl(m.users.roleConfirmBody, vars)}</p>
+      {ownDemotion ? (
+        <div className="inline-warning" role="note" data-testid="user-role-own-warning">
+          <IconAlert size={16} /> {m.users.ownRoleWarning}
+        </div>
+      ) : (
+        <p className="muted small">{role === 'admin' ? m.users.toAdminNote : m.users.toOperatorNote}</p>
+      )}
+    </ConfirmDialog>
   );
 }
 
@@ -105,7 +148,7 @@ function UserRow({ user, me, busy, onRole }: { user: UserView; me: boolean; busy
   );
 }
 
-function AddUserForm() {
+function AddUserForm({ onAdded }: { onAdded: () => void }) {
   const { m } = useI18n();
   const id = useId();
   const add = useAddUser();
@@ -125,6 +168,7 @@ function AddUserForm() {
       {
         onSuccess: (r) => {
           toast(tpl(m.users.added, { name: r.user.name }));
+          onAdded();
           setName('');
           setEmail('');
           setRole('operator');
