@@ -230,6 +230,20 @@ describe('titular CLI', () => {
     expect(balanceResponseSchema.parse(show).balances.find((b) => b.productSlug === 'cbu')).toMatchObject({ balance: 100, totalPurchased: 100 });
   }, TEST_TIMEOUT_MS);
 
+  it('a refusal because of what is already recorded is a failed operation: exit 1, no pointer to the usage', async () => {
+    expect((await cli(d('users', 'add', '--name', 'Otra', '--email', 'repetida@acme.test', '--role', 'operator'))).code).toBe(0);
+    expect((await cli(d('credits', 'add', '--product', 'cbu', '--amount', '5', '--reference', 'REC-EXIT'))).code).toBe(0);
+    for (const args of [
+      ['users', 'add', '--name', 'Otra', '--email', 'repetida@acme.test', '--role', 'operator'],
+      ['credits', 'add', '--product', 'cbu', '--amount', '7', '--reference', 'REC-EXIT'],
+    ]) {
+      const run = await cli(d(...args));
+      expect(run.code, `${args.join(' ')}\n${run.stderr}`).toBe(1);
+      expect(run.stderr).toMatch(/^titular: (A user with email repetida@acme\.test already exists|The reference "REC-EXIT" was already used for a purchase of 5 credits)$/m);
+      expect(run.stderr).not.toContain('for usage');
+    }
+  }, TEST_TIMEOUT_MS);
+
   it('history export on an empty history: CSV header only, JSON []', async () => {
     const csv = await cli(d('history', 'export', '--format', 'csv'));
     expect(csv.code).toBe(0);

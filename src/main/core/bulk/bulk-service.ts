@@ -3,7 +3,7 @@
 // and the CSV export. Runs live in the process that started them; closing the core pauses them.
 import type Database from 'better-sqlite3';
 import type { LookupService } from '../lookup/lookup-service';
-import { invalidParameter, notFound } from '../errors';
+import { invalidParameter, notFound, stateRefusal } from '../errors';
 import { maskKeys } from '../keys/secrets';
 import type { ProductSlug } from '../../../shared/api/common';
 import { RESUMABLE_STATUSES, type BulkJobView } from '../../../shared/api/bulk';
@@ -115,14 +115,14 @@ export class BulkService {
    */
   run(orgId: string, id: string, options: BulkRunOptions & { signal?: AbortSignal; joined?: boolean } = {}): Promise<BulkRunResult> {
     const job = this.#require(orgId, id);
-    if (this.#active.has(job.id)) throw invalidParameter(`Bulk job ${job.id} is already running`);
+    if (this.#active.has(job.id)) throw stateRefusal(`Bulk job ${job.id} is already running`);
     if (options.joined && job.status === 'completed') {
       // The caller had just found the job unfinished (prepare) and other processes ran it to the end
       // meanwhile: that end is this run's too, with nothing left for it to look up.
       const progress = progressOf(job.total_items, this.store.counts(job.id), null);
       return Promise.resolve({ jobId: job.id, end: 'completed', progress, lookedUp: 0, error: null, durationMs: 0 });
     }
-    if (!RESUMABLE_STATUSES.includes(job.status)) throw invalidParameter(`Bulk job ${job.id} is ${job.status}; it cannot be run again`);
+    if (!RESUMABLE_STATUSES.includes(job.status)) throw stateRefusal(`Bulk job ${job.id} is ${job.status}; it cannot be run again`);
     const runner = new BulkRunner({ store: this.store, lookups: this.lookups }, job, options);
     const onAbort = () => runner.stop('paused');
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -166,7 +166,7 @@ export class BulkService {
       // Conditional: a runner elsewhere may have completed the job since it was read.
       if (job.status !== reason) this.store.transition(job.id, reason, RESUMABLE_STATUSES, Date.now());
     } else {
-      throw invalidParameter(`Bulk job ${job.id} is ${job.status}`);
+      throw stateRefusal(`Bulk job ${job.id} is ${job.status}`);
     }
     return this.get(orgId, id);
   }

@@ -8,7 +8,7 @@ import { and, desc, eq, gt, isNull, or } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { uuidv7 } from '../db/ids';
 import { apiKeys, users } from '../db/schema';
-import { TitularError, invalidParameter } from '../errors';
+import { TitularError, invalidParameter, stateRefusal } from '../errors';
 import type { Vault } from '../vault/vault';
 import type { AuditLog } from '../audit/audit-log';
 import { addressAllowed, buildBlockList, parseWhitelistEntry } from './ip-whitelist';
@@ -224,7 +224,7 @@ export class ApiKeys {
     this.#byHashCache.clear();
     return this.db.transaction(() => {
       const row = this.#row(orgId, id);
-      if (row.revokedAt !== null) throw new TitularError(400, 'INVALID_PARAMETER', 'A revoked key cannot be rotated');
+      if (row.revokedAt !== null) throw stateRefusal('A revoked key cannot be rotated');
       const secret = generateKeySecret(row.environment);
       const now = Date.now();
       this.db

@@ -11,7 +11,7 @@ import { WriteInvalidatedCache } from '../db/write-invalidated-cache';
 import { deepFreeze } from '../frozen-json';
 import { DAY_MS } from '../../../shared/day';
 import { creditBalances, creditLedger } from '../db/schema';
-import { invalidParameter } from '../errors';
+import { invalidParameter, stateRefusal } from '../errors';
 import { PRODUCT_NAMES, type ProductSlug } from '../../../shared/api/common';
 import { MAX_PURCHASE, type BalanceEntry } from '../../../shared/api/balance';
 import type { AuditLog } from '../audit/audit-log';
@@ -207,7 +207,7 @@ export class Ledger implements BatchFolding {
           .where(and(eq(creditLedger.orgId, input.orgId), eq(creditLedger.product, input.product), eq(creditLedger.reference, reference)))
           .get();
         if (existing && existing.amount !== input.amount) {
-          throw invalidParameter(`The reference "${reference}" was already used for a purchase of ${existing.amount} credits`);
+          throw stateRefusal(`The reference "${reference}" was already used for a purchase of ${existing.amount} credits`);
         }
         if (existing) return { added: false, existingId: existing.id, id: existing.id, balance: this.balance(input.orgId, input.product) };
       }

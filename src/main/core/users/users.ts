@@ -3,7 +3,7 @@ import { asc, eq, and } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { uuidv7 } from '../db/ids';
 import { creditBalances, organizations, users } from '../db/schema';
-import { TitularError, invalidParameter } from '../errors';
+import { TitularError, invalidParameter, stateRefusal } from '../errors';
 import type { AuditLog } from '../audit/audit-log';
 import { refuseKeyLike } from '../keys/secrets';
 
@@ -79,7 +79,7 @@ export class Users {
       if (!user) throw new TitularError(404, 'NOT_FOUND', 'No such user');
       if (user.role === 'admin' && role !== 'admin') {
         const admins = tx.select({ id: users.id }).from(users).where(and(eq(users.orgId, orgId), eq(users.role, 'admin'))).all();
-        if (admins.length <= 1) throw invalidParameter('The organization needs at least one admin');
+        if (admins.length <= 1) throw stateRefusal('The organization needs at least one admin');
       }
       tx.update(users).set({ role }).where(eq(users.id, userId)).run();
       this.audit.record({ orgId, actorUserId, action: 'user.role_changed', targetType: 'user', targetId: userId, details: { from: user.role, to: role } });
@@ -106,7 +106,7 @@ export class Users {
     const name = input.name.trim();
     const email = input.email.trim().toLowerCase();
     if (db.select({ id: users.id }).from(users).where(and(eq(users.orgId, orgId), eq(users.email, email))).get()) {
-      throw new TitularError(400, 'INVALID_PARAMETER', `A user with email ${email} already exists`);
+      throw stateRefusal(`A user with email ${email} already exists`);
     }
     const row = { id: uuidv7(), orgId, name, email, role: input.role, createdAt: Date.now() };
     db.insert(users).values(row).run();

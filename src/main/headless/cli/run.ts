@@ -1,7 +1,7 @@
 // Runs one CLI invocation: finds the command, parses its options strictly, opens the data
 // directory, runs it, closes the core, and maps failures to exit codes
 // (0 success, 1 operation failed, 2 invalid command line).
-import { TitularError } from '../../core/errors';
+import { StateRefusal, TitularError } from '../../core/errors';
 import { VaultUnlockError } from '../../core/vault/master-key-provider';
 import { VaultLockedError } from '../../core/vault/vault';
 import { resolveDataDir } from '../config';
@@ -102,8 +102,9 @@ export async function runCli(argv: readonly string[], io: RunOptions): Promise<n
 function report(out: Output, error: unknown, command: string | undefined, env: NodeJS.ProcessEnv): number {
   const prefix = out.errStyle('red', 'titular:');
   // The core's INVALID_PARAMETER is a value of the command line it refused (`--amount 0`, an email
-  // without @): a bad argument, like the ones the CLI checks itself.
-  if (error instanceof UsageError || (error instanceof TitularError && error.code === 'INVALID_PARAMETER')) {
+  // without @): a bad argument, like the ones the CLI checks itself. A refusal because of what is
+  // already recorded (StateRefusal: a used reference, a finished job) is an operation that failed.
+  if (error instanceof UsageError || (error instanceof TitularError && error.code === 'INVALID_PARAMETER' && !(error instanceof StateRefusal))) {
     const topic = (error instanceof UsageError ? error.command : undefined) ?? command;
     out.error(`${prefix} ${error.message}`);
     out.error(`Run "titular help${topic ? ` ${topic}` : ''}" for usage.`);
