@@ -1,7 +1,8 @@
 // Parsing a bulk input: pasted lists and CSV files, normalization like the Consulta screen, one item
 // per distinct identifier, and invalid rows kept with their reason.
 import { describe, expect, it } from 'vitest';
-import { bulkInputHash, parseBulkInput } from '../../src/main/core/bulk/bulk-input';
+import { BulkInputError, bulkInputHash, parseBulkInput } from '../../src/main/core/bulk/bulk-input';
+import { serverMessageInSpanish } from '../../src/shared/messages-es';
 import { withCheckDigits, withCuitCheckDigit } from '../../src/shared/identifiers';
 import { breakCheckDigit } from '../support/directory-data';
 import { spaced } from './bulk-data';
@@ -117,6 +118,25 @@ ${CBU_B},b
       [2, 'Malformed CSV row: field 1 has text after its closing quote'],
       [3, `CBU:${CBU_B}`],
     ]);
+  });
+
+  it('refuses a CSV whose header names no identifier column, instead of refusing each of its rows', () => {
+    for (const [content, first] of [
+      [`cbu,name\n${CBU_A},x\n`, 'cbu,name'],
+      [`\uFEFFcuenta;titular\r\n${CBU_A};y\r\n`, 'cuenta;titular'],
+    ]) {
+      let message = '';
+      try {
+        parseBulkInput(content!, 'cbu');
+      } catch (error) {
+        expect(error).toBeInstanceOf(BulkInputError);
+        message = (error as Error).message;
+      }
+      expect(message).toBe(`The CSV has no "identifier" column: its first line is "${first}"; name the column of CBUs, CVUs or aliases "identifier" (or "identificador")`);
+      expect(serverMessageInSpanish(message)).toBe(`El CSV no tiene una columna "identifier": su primera línea es "${first}". Llamá "identifier" (o "identificador") a la columna de CBU, CVU o alias.`);
+    }
+    // A plain list (no separator on its first line) is still a list.
+    expect(parseBulkInput(`${CBU_A}\n${CBU_B}\n`, 'cbu').rows).toHaveLength(2);
   });
 });
 

@@ -59,6 +59,12 @@ export function parseBulkInput(content: string, product: ProductSlug): BulkInput
   const header = (new CsvReader(firstLine, delimiter.charCodeAt(0)).next()?.fields ?? []).map((c) => c.trim().toLowerCase());
   const identifierColumn = header.findIndex((c) => IDENTIFIER_HEADERS.has(c));
   const csv = identifierColumn !== -1;
+  // No identifier, CBU or alias holds a separator: a first line with one is a CSV header that names
+  // no identifier column. Read as a list, each of its rows would be refused one by one, and the run
+  // would "complete" having looked up nothing.
+  if (!csv && /[,;\t]/.test(firstLine)) {
+    throw new BulkInputError(`The CSV has no "identifier" column: its first line is ${JSON.stringify(firstLine.slice(0, 80))}; name the column of CBUs, CVUs or aliases "identifier" (or "identificador")`);
+  }
   const typeColumn = csv ? header.findIndex((c) => TYPE_HEADERS.has(c)) : -1;
   const records = csv ? csvRecords(text, delimiter) : listRecords(text);
 
