@@ -300,6 +300,14 @@ describe('titular CLI', () => {
     for (const entry of entries) historyEntrySchema.parse(entry);
     expect(statSync(out).mode & 0o077).toBe(0);
 
+    // --json with the CSV itself on stdout: refused; a directory as the file: said by name.
+    const jsonCsv = await cli(d('history', 'export', '--format', 'csv', '--json'));
+    expect(jsonCsv.code).toBe(2);
+    expect(jsonCsv.stderr).toContain('--json needs --output FILE here');
+    const intoFolder = await cli(d('history', 'export', '--format', 'csv', '--output', work));
+    expect(intoFolder.code).toBe(1);
+    expect(intoFolder.stderr).toContain(`${work} is a directory: name the file to write`);
+
     const badFilter = await cli(d('history', 'export', '--format', 'csv', '--from', 'yesterday'));
     expect(badFilter.code).toBe(2);
     expect(badFilter.stderr).toMatch(/--from/);

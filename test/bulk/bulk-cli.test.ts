@@ -242,6 +242,24 @@ describe('titular bulk', () => {
     const langAlone = await cli(dataDir, ['bulk', 'resume', jobId, '--lang', 'es']);
     expect(langAlone.code).toBe(2);
     expect(langAlone.stderr).toContain('--lang goes with --export OUT.csv');
+
+    // --json with the CSV on stdout would put two documents in one stream: refused.
+    const jsonOnStdout = await cli(dataDir, ['bulk', 'export', jobId, '--json']);
+    expect(jsonOnStdout.code).toBe(2);
+    expect(jsonOnStdout.stderr).toContain('--json needs --out FILE here');
+    // A directory as the file: said by name, nothing left behind in its parent.
+    const folder = path.dirname(dataDir);
+    const intoFolder = await cli(dataDir, ['bulk', 'export', jobId, '--out', folder]);
+    expect(intoFolder.code).toBe(1);
+    expect(intoFolder.stderr).toContain(`${folder} is a directory: name the file to write`);
+    // An --export that cannot be written fails before a job is created (or a credit spent).
+    const jobsBefore = JSON.parse(await ok(dataDir, ['bulk', 'list', '--json'])).jobs.length;
+    const other = path.join(folder, 'sin-export.txt');
+    writeFileSync(other, bulkList(accounts.numbers.slice(0, 3)).text);
+    const unwritable = await cli(dataDir, ['bulk', 'run', other, '--export', path.join(folder, 'no-existe', 'x.csv')]);
+    expect(unwritable.code).toBe(1);
+    expect(unwritable.stderr).toContain('Cannot write');
+    expect(JSON.parse(await ok(dataDir, ['bulk', 'list', '--json'])).jobs).toHaveLength(jobsBefore);
   });
 
   it('pauses on Ctrl-C (exit 4) and `bulk resume` finishes the job', { timeout: 120_000 }, async () => {

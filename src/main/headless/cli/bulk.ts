@@ -17,6 +17,7 @@ import { CliError, userByEmail, type CommandSpec, type SessionContext } from './
 import { ProgressReporter, count, progressText } from './bulk-progress-bar';
 import { readInputText } from './input-file';
 import { LANG_OPTION, exportDialect } from './export-lang';
+import { exportTarget, refuseJsonWithCsvOnStdout } from './export-target';
 import type { CsvDialect } from '../../core/export/csv-dialect';
 
 export const EXIT_OUT_OF_CREDITS = 3;
@@ -93,13 +94,20 @@ function describeJob(job: BulkJobView): string {
   return parts.join(', ');
 }
 
-/** Runs a prepared job with progress on stderr, prints the summary, exports, and answers the exit code. */
-async function runJob(ctx: SessionContext, job: BulkJobView, extra: Record<string, unknown>, joined = false): Promise<number> {
-  const { out } = ctx;
+/**
+ * The `--export` file of a run, opened before anything else happens: a path that cannot be written
+ * fails before a job is created or a credit spent.
+ */
+function openRunExport(ctx: SessionContext): ExportFile | null {
   const exportTo = stringOption(ctx.values, 'export');
+  return exportTo !== undefined ? new ExportFile(exportTarget(exportTo)) : null;
+}
+
+/** Runs a prepared job with progress on stderr, prints the summary, exports, and answers the exit code. */
+async function runJob(ctx: SessionContext, job: BulkJobView, exportFile: ExportFile | null, extra: Record<string, unknown>, joined = false): Promise<number> {
+  const { out } = ctx;
   const dialect = runExportDialect(ctx);
   const concurrency = concurrencyOption(ctx);
-  const exportFile = exportTo !== undefined ? new ExportFile(path.resolve(exportTo)) : null;
   const target = exportFile?.target ?? null;
   const reporter = new ProgressReporter(out.streams.stderr);
   let result: BulkRunResult;
@@ -200,11 +208,13 @@ export const bulkCommands: CommandSpec[] = [
       runExportDialect(ctx);
       const content = readInputText(file);
       const input = { orgId: ctx.org.id, userId: user.id, product, name: path.basename(file), content };
+      const exportFile = openRunExport(ctx);
       let prepared;
       try {
         // Running a finished file again by accident would charge every identifier again.
         prepared = ctx.titular.bulk.prepare({ ...input, refuseCompleted: !booleanOption(ctx.values, 'again') });
       } catch (error) {
+        exportFile?.discard();
         if (!(error instanceof BulkAlreadyCompleted)) throw error;
         const before = error.completed;
         throw new CliError(
@@ -219,7 +229,7 @@ export const bulkCommands: CommandSpec[] = [
         if (prepared.resumed && job.progress.done > 0) ctx.out.line(`  already done: ${count(job.progress.done)}; left: ${count(job.progress.remaining)}`);
       }
       // Other `titular bulk run`s of the same file may finish the job before this one starts on it.
-      return runJob(ctx, job, { resumed: prepared.resumed }, true);
+      return runJob(ctx, job, exportFile, { resumed: prepared.resumed }, true);
     },
   },
   {
@@ -237,8 +247,9 @@ export const bulkCommands: CommandSpec[] = [
       concurrencyOption(ctx);
       runExportDialect(ctx);
       const job = ctx.titular.bulk.get(ctx.org.id, id);
+      const exportFile = openRunExport(ctx);
       if (!ctx.out.json) ctx.out.line(`Resuming job ${job.id}: ${job.name} (${job.product}); done ${count(job.progress.done)} of ${count(job.progress.total)}`);
-      return runJob(ctx, job, { resumed: true });
+      return runJob(ctx, job, exportFile, { resumed: true });
     },
   },
   {
@@ -293,10 +304,11 @@ export const bulkCommands: CommandSpec[] = [
       const job = ctx.titular.bulk.get(ctx.org.id, id);
       const outFile = stringOption(ctx.values, 'out');
       if (outFile === undefined || outFile === '-') {
+        refuseJsonWithCsvOnStdout(ctx.out.json, ctx.command, '--out');
         await writeToStdout(ctx, job.id, dialect);
         return;
       }
-      const target = path.resolve(outFile);
+      const target = exportTarget(outFile);
       new ExportFile(target).write(ctx, job.id, dialect);
       if (ctx.out.json) ctx.out.data({ exported: job.totalRows, output: target });
       else ctx.out.line(`Exported ${count(job.totalRows)} rows of job ${job.id} to ${target}`);

@@ -12,6 +12,7 @@ import { historyQuerySchema, type HistoryEntry } from '../../../shared/api/histo
 import { lookupStatusSchema, sourceSchema } from '../../../shared/api/common';
 import { UsageError, oneOf, requiredString, stringOption } from './args';
 import { CliError, databaseFile, type CommandSpec } from './context';
+import { exportTarget, refuseJsonWithCsvOnStdout } from './export-target';
 
 /** Where the export goes: stdout, or a temporary file renamed into place once complete. */
 interface Sink {
@@ -178,7 +179,8 @@ export const historyCommands: CommandSpec[] = [
 
       const outputFile = stringOption(ctx.values, 'output');
       const toFile = outputFile !== undefined && outputFile !== '-';
-      const target = toFile ? path.resolve(outputFile) : null;
+      if (!toFile && format === 'csv') refuseJsonWithCsvOnStdout(ctx.out.json, command, '--output');
+      const target = toFile ? exportTarget(outputFile) : null;
       const stdout = toFile ? null : streamSink(ctx.out.streams.stdout);
       const sink = target ? fileSink(target) : stdout!.sink;
 

@@ -1,0 +1,21 @@
+// Where a CLI export is written (`history export --output`, `bulk export --out`, `bulk run --export`).
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError } from './args';
+import { CliError } from './context';
+
+/**
+ * The file an export writes, resolved against the working directory. A directory is refused by name:
+ * the export is written to a temporary file beside its target and renamed, and renaming onto a
+ * directory failed with an error about that temporary file in the directory's parent.
+ */
+export function exportTarget(file: string): string {
+  const target = path.resolve(file);
+  if (existsSync(target) && statSync(target).isDirectory()) throw new CliError(`${target} is a directory: name the file to write`);
+  return target;
+}
+
+/** `--json` answers JSON on stdout: with a CSV going to stdout there would be two documents in one stream. */
+export function refuseJsonWithCsvOnStdout(json: boolean, command: string, fileFlag: string): void {
+  if (json) throw new UsageError(`--json needs ${fileFlag} FILE here: the CSV itself goes to stdout`, command);
+}
