@@ -305,6 +305,25 @@ describe('titular bulk', () => {
     expect(unknown.stderr).toContain('No bulk job');
   });
 
+  it('an operator (--as) sees and controls only their own jobs, as on the desktop, and cannot start one for someone else', { timeout: 60_000 }, async () => {
+    const list = async (...as: string[]) => (JSON.parse(await ok(dataDir, ['bulk', 'list', '--json', ...as])) as { jobs: { id: string; user: { email: string } }[] }).jobs;
+    const all = await list();
+    const adminJob = all.find((j) => j.user.email === 'ada@acme.test')!;
+    expect(adminJob).toBeDefined();
+    const own = await list('--as', 'oscar@acme.test');
+    expect(own.length).toBeGreaterThan(0);
+    expect(own.every((j) => j.user.email === 'oscar@acme.test')).toBe(true);
+    for (const args of [['bulk', 'export', adminJob.id], ['bulk', 'cancel', adminJob.id], ['bulk', 'resume', adminJob.id]]) {
+      const refused = await cli(dataDir, [...args, '--as', 'oscar@acme.test']);
+      expect(refused.code, args.join(' ')).toBe(1);
+      expect(refused.stderr).toContain(`No bulk job ${adminJob.id}`);
+    }
+    const asAdmin = await cli(dataDir, ['bulk', 'run', file, '--as', 'oscar@acme.test', '--user', 'ada@acme.test']);
+    expect(asAdmin.code).toBe(1);
+    expect(asAdmin.stderr).toContain('only admins can run a job as another user');
+    expect((await list()).length).toBe(all.length);
+  });
+
   it('an --export path that cannot be written fails before the run: exit 1, nothing looked up or charged', { timeout: 60_000 }, async () => {
     await ok(dataDir, ['credits', 'add', '--product', 'cbu', '--amount', '50']);
     const fresh = path.join(path.dirname(dataDir), 'nuevas.txt');

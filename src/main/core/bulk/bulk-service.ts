@@ -11,6 +11,13 @@ import { BulkInputError, bulkInputHash, parseBulkInput, type BulkInput } from '.
 import { BulkJobStore, RUN_STALE_MS, runnerIsGone, type BulkJobRow } from './bulk-jobs';
 import { BulkRunner, type BulkRunOptions, type BulkRunResult } from './bulk-runner';
 import { progressOf } from './bulk-progress';
+
+/** Who looks at bulk jobs: the organization's user, with their role. */
+export interface JobViewer {
+  id: string;
+  orgId: string;
+  role: 'admin' | 'operator';
+}
 import { bulkCsvChunks } from './bulk-export';
 import type { CsvDialect } from '../export/csv-dialect';
 
@@ -98,6 +105,21 @@ export class BulkService {
 
   get(orgId: string, id: string): BulkJobView {
     return this.#view(this.#require(orgId, id));
+  }
+
+  /**
+   * A job as `user` may see and control it (the desktop and the CLI alike): operators their own
+   * jobs, admins every job of the organization; another operator's job is "not found".
+   */
+  visibleTo(user: JobViewer, id: string): BulkJobView {
+    const job = this.get(user.orgId, id);
+    if (user.role !== 'admin' && job.user.id !== user.id) throw notFound(`No bulk job ${id}`);
+    return job;
+  }
+
+  /** The jobs `user` may see, newest first (see visibleTo). */
+  listFor(user: JobViewer, limit?: number): BulkJobView[] {
+    return this.list(user.orgId, { ...(user.role === 'admin' ? {} : { userId: user.id }), ...(limit === undefined ? {} : { limit }) });
   }
 
   invalidRows(orgId: string, id: string, limit = 100): { row: number; input: string; message: string }[] {

@@ -3,9 +3,7 @@
 // sees and controls the jobs they started; admins see and control every job of the organization.
 import type { z } from 'zod';
 import type { Titular } from '../titular';
-import { notFound } from '../errors';
 import type { User } from '../users/users';
-import type { BulkJobView } from '../../../shared/api/bulk';
 import type { bulkIpcContract } from '../../../shared/ipc/bulk-contract';
 import { csvDialect } from '../export/csv-dialect';
 
@@ -17,36 +15,31 @@ type BulkHandler<C extends BulkChannel> = (titular: Titular, user: User, input: 
 const INVALID_ROWS_SHOWN = 50;
 
 /** A job the user may see: their own, or any when they are an admin. Others answer NOT_FOUND. */
-function visibleJob(titular: Titular, user: User, id: string): BulkJobView {
-  const job = titular.bulk.get(user.orgId, id);
-  if (user.role !== 'admin' && job.user.id !== user.id) throw notFound(`No bulk job ${id}`);
-  return job;
-}
 
 export const bulkHandlers: { [C in BulkChannel]: BulkHandler<C> } = {
   'bulk.create': (titular, user, input) =>
     titular.bulk.prepare({ orgId: user.orgId, userId: user.id, product: input.product, name: input.name, content: input.content }),
 
   'bulk.list': (titular, user) => ({
-    jobs: titular.bulk.list(user.orgId, user.role === 'admin' ? {} : { userId: user.id }),
+    jobs: titular.bulk.listFor(user),
   }),
 
   'bulk.get': (titular, user, input) => {
-    const job = visibleJob(titular, user, input.id);
+    const job = titular.bulk.visibleTo(user, input.id);
     return { job, invalidRows: titular.bulk.invalidRows(user.orgId, job.id, INVALID_ROWS_SHOWN) };
   },
 
   'bulk.start': (titular, user, input) => {
-    const job = visibleJob(titular, user, input.id);
+    const job = titular.bulk.visibleTo(user, input.id);
     return { job: titular.bulk.start(user.orgId, job.id) };
   },
 
-  'bulk.pause': async (titular, user, input) => ({ job: await titular.bulk.pause(user.orgId, visibleJob(titular, user, input.id).id) }),
+  'bulk.pause': async (titular, user, input) => ({ job: await titular.bulk.pause(user.orgId, titular.bulk.visibleTo(user, input.id).id) }),
 
-  'bulk.cancel': async (titular, user, input) => ({ job: await titular.bulk.cancel(user.orgId, visibleJob(titular, user, input.id).id) }),
+  'bulk.cancel': async (titular, user, input) => ({ job: await titular.bulk.cancel(user.orgId, titular.bulk.visibleTo(user, input.id).id) }),
 
   'bulk.exportCsv': async (titular, user, input) => {
-    const job = visibleJob(titular, user, input.id);
+    const job = titular.bulk.visibleTo(user, input.id);
     const dialect = csvDialect(input.language ?? 'es', input.timeZone);
     const csv = [...titular.bulk.exportCsv(user.orgId, job.id, dialect)].join('');
     // As history.exportCsv: no outcome in the file that is not on disk yet (synchronous=FULL).

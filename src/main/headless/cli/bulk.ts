@@ -204,6 +204,8 @@ export const bulkCommands: CommandSpec[] = [
       const product = oneOf(stringOption(ctx.values, 'product') ?? 'cbu', PRODUCTS, '--product', ctx.command);
       const email = stringOption(ctx.values, 'user');
       const user = email !== undefined ? userByEmail(ctx, email, '--user') : ctx.actor;
+      // A job's lookups are recorded as its user's: only an admin may name someone else.
+      if (user.id !== ctx.actor.id && ctx.actor.role !== 'admin') throw new CliError(`${ctx.actor.email} is an operator; only admins can run a job as another user (--user)`);
       concurrencyOption(ctx);
       runExportDialect(ctx);
       const content = readInputText(file);
@@ -246,7 +248,7 @@ export const bulkCommands: CommandSpec[] = [
       if (id === undefined) throw new UsageError('Missing JOB_ID: titular bulk resume JOB_ID (see titular bulk list)', ctx.command);
       concurrencyOption(ctx);
       runExportDialect(ctx);
-      const job = ctx.titular.bulk.get(ctx.org.id, id);
+      const job = ctx.titular.bulk.visibleTo(ctx.actor, id);
       const exportFile = openRunExport(ctx);
       if (!ctx.out.json) ctx.out.line(`Resuming job ${job.id}: ${job.name} (${job.product}); done ${count(job.progress.done)} of ${count(job.progress.total)}`);
       return runJob(ctx, job, exportFile, { resumed: true });
@@ -262,7 +264,7 @@ export const bulkCommands: CommandSpec[] = [
     run(ctx) {
       const raw = stringOption(ctx.values, 'limit');
       const limit = raw === undefined ? 50 : wholeNumber(raw, '--limit', ctx.command);
-      const jobs = ctx.titular.bulk.list(ctx.org.id, { limit: Math.max(1, Math.min(limit, 10_000)) });
+      const jobs = ctx.titular.bulk.listFor(ctx.actor, Math.max(1, Math.min(limit, 10_000)));
       if (ctx.out.json) {
         ctx.out.data({ jobs });
         return;
@@ -301,7 +303,7 @@ export const bulkCommands: CommandSpec[] = [
       const id = ctx.args[0];
       if (id === undefined) throw new UsageError('Missing JOB_ID: titular bulk export JOB_ID', ctx.command);
       const dialect = exportDialect(ctx);
-      const job = ctx.titular.bulk.get(ctx.org.id, id);
+      const job = ctx.titular.bulk.visibleTo(ctx.actor, id);
       const outFile = stringOption(ctx.values, 'out');
       if (outFile === undefined || outFile === '-') {
         refuseJsonWithCsvOnStdout(ctx.out.json, ctx.command, '--out');
@@ -324,7 +326,7 @@ export const bulkCommands: CommandSpec[] = [
     async run(ctx) {
       const id = ctx.args[0];
       if (id === undefined) throw new UsageError('Missing JOB_ID: titular bulk cancel JOB_ID', ctx.command);
-      const job = await ctx.titular.bulk.cancel(ctx.org.id, id);
+      const job = await ctx.titular.bulk.cancel(ctx.org.id, ctx.titular.bulk.visibleTo(ctx.actor, id).id);
       if (ctx.out.json) ctx.out.data({ job });
       else ctx.out.line(`Cancelled job ${job.id}: ${count(job.progress.done)} of ${count(job.progress.total)} were done. ${progressText(job.progress)}`);
     },
