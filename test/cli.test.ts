@@ -259,7 +259,25 @@ describe('titular CLI', () => {
     const refused = await cli(d('directory', 'import', bad));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^line 3: cbu/m);
+    expect(refused.stderr).toContain('Nothing was imported: 1 invalid row in');
+    expect(refused.stderr).toContain('pass --skip-invalid to import the valid rows only');
     expect(withCore(dataDir, (t) => t.directory.count(orgId))).toBe(0);
+
+    // A file refused as a whole, or one without data rows: --skip-invalid would not help, so it is not offered.
+    const headerOnly = path.join(work, 'header-only.csv');
+    writeFileSync(headerOnly, `${HEADER}\n`);
+    const wrongHeader = path.join(work, 'wrong-header.csv');
+    writeFileSync(wrongHeader, ['cuenta,titular', GOOD_ROWS[0]].join('\n'));
+    for (const [file, last] of [
+      [headerOnly, `Nothing was imported: ${headerOnly} has no data rows.`],
+      [wrongHeader, `Nothing was imported: ${wrongHeader} was refused as a whole (above); --skip-invalid does not apply to that.`],
+    ] as const) {
+      for (const flags of [[], ['--skip-invalid']]) {
+        const run = await cli(d('directory', 'import', file, ...flags));
+        expect(run.code).toBe(1);
+        expect(run.stderr.trim().split('\n').at(-1)).toBe(last);
+      }
+    }
 
     const skipped = await cli(d('directory', 'import', bad, '--skip-invalid', '--json'));
     expect(skipped.code).toBe(0);

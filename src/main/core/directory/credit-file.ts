@@ -74,6 +74,8 @@ export interface ParsedCreditFile {
   withheld: WithheldSubject[];
   /** Data rows (CSV, blank lines excluded) or items (JSON) read. */
   rows: number;
+  /** The whole file was refused (bad header, invalid JSON, too many rows): its one error says why. */
+  fileProblem?: true;
 }
 
 export interface CreditFileOptions {
@@ -298,7 +300,7 @@ function finish(collector: ReportCollector, errors: DirectoryRowError[], rows: n
 
 /** A whole-file problem (bad header, invalid JSON, too many rows): nothing is imported. */
 function fileError(line: number, reason: string, rows = 0): ParsedCreditFile {
-  return { reports: [], errors: [{ line, reason }], withheld: [], rows };
+  return { reports: [], errors: [{ line, reason }], withheld: [], rows, fileProblem: true };
 }
 
 function tooManyRows(line: number, rows: number, unit: string): ParsedCreditFile {

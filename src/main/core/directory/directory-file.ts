@@ -26,6 +26,8 @@ export interface ParsedDirectory {
   errors: DirectoryRowError[];
   /** Data rows (CSV, blank lines excluded) or items (JSON) read. */
   rows: number;
+  /** The whole file was refused (bad header, invalid JSON, too many rows): its one error says why. */
+  fileProblem?: true;
 }
 
 export const DIRECTORY_CSV_COLUMNS = [
@@ -370,7 +372,7 @@ function toDirectoryAccount(account: PendingAccount): DirectoryAccount {
 
 /** A whole-file problem (bad header, invalid JSON, too many rows): nothing is imported. */
 function fileError(line: number, reason: string, rows = 0): ParsedDirectory {
-  return { accounts: [], errors: [{ line, reason }], rows };
+  return { accounts: [], errors: [{ line, reason }], rows, fileProblem: true };
 }
 
 function tooManyRows(line: number, rows: number, unit: string): ParsedDirectory {

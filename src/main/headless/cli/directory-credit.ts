@@ -8,10 +8,10 @@ import type { CreditImportReport } from '../../core/directory/credit-reports';
 import { UsageError, booleanOption } from './args';
 import type { CommandSpec } from './context';
 import { readInputText } from './input-file';
+import { nothingImported, plural } from './import-summary';
 
 /** 20-28765432-5: how people read a CUIT/CUIL. */
 const formatTaxId = (t: string) => `${t.slice(0, 2)}-${t.slice(2, 10)}-${t.slice(10)}`;
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export const creditImportCommands: CommandSpec[] = [
   {
@@ -56,11 +56,7 @@ export const creditImportCommands: CommandSpec[] = [
       if (out.json) out.data(report);
       if (!report.committed) {
         printErrors();
-        out.error(
-          skipInvalid || invalid === 0
-            ? `Nothing was imported: ${file} has no valid credit reports${invalid > 0 ? ` (${plural(invalid, 'problem')})` : ''}.`
-            : `Nothing was imported: ${plural(invalid, 'invalid row')} in ${file}. Fix ${invalid === 1 ? 'it' : 'them'}, or pass --skip-invalid to import the valid subjects only.`,
-        );
+        out.error(nothingImported(file, parsed, skipInvalid, 'subjects'));
         return 1;
       }
       if (invalid > 0) {

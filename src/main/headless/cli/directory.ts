@@ -6,13 +6,13 @@ import type { ImportReport } from '../../core/directory/directory';
 import { UsageError, booleanOption } from './args';
 import type { CommandSpec } from './context';
 import { readInputText } from './input-file';
+import { nothingImported, plural } from './import-summary';
 import type { Output } from './output';
 
 function printRowErrors(out: Output, errors: readonly DirectoryRowError[], unit: 'line' | 'item'): void {
   for (const e of errors) out.error(`${unit} ${e.line}: ${e.reason}`);
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export const directoryCommands: CommandSpec[] = [
   {
@@ -52,11 +52,7 @@ export const directoryCommands: CommandSpec[] = [
       if (!report.committed) {
         printRowErrors(out, report.errors, unit);
         const invalid = report.errors.length;
-        out.error(
-          skipInvalid
-            ? `Nothing was imported: ${file} has no valid rows (${plural(invalid, 'problem')}).`
-            : `Nothing was imported: ${plural(invalid, 'invalid row')} in ${file}. Fix ${invalid === 1 ? 'it' : 'them'}, or pass --skip-invalid to import the valid rows only.`,
-        );
+        out.error(nothingImported(file, parsed, skipInvalid, 'rows'));
         return 1;
       }
       if (report.errors.length > 0) {
