@@ -185,6 +185,12 @@ describe('titular CLI', () => {
     const missing = await cli(d('keys', 'show', 'no-such-id'));
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/No API key/);
+    // A secret passed where the id goes is not printed back.
+    const secret = `sk_live_${'Z'.repeat(32)}`;
+    const pasted = await cli(d('keys', 'show', secret));
+    expect(pasted.code).toBe(1);
+    expect(pasted.stderr).toContain('No API key with id sk_live_***');
+    expect(pasted.stderr).not.toContain(secret);
   }, TEST_TIMEOUT_MS);
 
   it('the 11th active key is refused with the 10-key limit', async () => {

@@ -115,16 +115,28 @@ describe('synchronous=FULL', () => {
       expect(balance.balances[0]).toMatchObject({ productSlug: 'cbu', balance: 12, totalConsumed: 8 });
     });
 
-    it('a --synchronous value other than NORMAL or FULL is refused with exit code 1', () => {
+    it('a bad command line (a --synchronous other than NORMAL or FULL, a bad port, an unknown flag) is refused with exit code 2 and the usage; --help prints it', () => {
       const dir = dataDir();
-      const result = spawnSync(process.execPath, [...entryCommand('serve'), '--port', '0', '--data-dir', dir, '--synchronous', 'SOMETIMES'], {
-        cwd: path.resolve(__dirname, '..'),
-        encoding: 'utf8',
-        env: { ...process.env, TITULAR_PASSPHRASE: '' },
-        timeout: 20_000,
-      });
-      expect(result.status).toBe(1);
-      expect(result.stderr).toMatch(/--synchronous must be NORMAL or FULL/);
+      const serve = (...args: string[]) =>
+        spawnSync(process.execPath, [...entryCommand('serve'), ...args], {
+          cwd: path.resolve(__dirname, '..'),
+          encoding: 'utf8',
+          env: { ...process.env, TITULAR_PASSPHRASE: '' },
+          timeout: 20_000,
+        });
+      for (const [args, reason] of [
+        [['--synchronous', 'SOMETIMES'], /--synchronous must be NORMAL or FULL/],
+        [['--port', 'abc'], /Not a valid port: abc/],
+        [['--bogus'], /Unknown option '--bogus'/],
+      ] as const) {
+        const result = serve('--port', '0', '--data-dir', dir, ...args);
+        expect(result.status, args.join(' ')).toBe(2);
+        expect(result.stderr).toMatch(reason);
+        expect(result.stderr).toContain('Usage: npm run serve --');
+      }
+      const help = serve('--help');
+      expect(help.status).toBe(0);
+      expect(help.stdout).toContain('--synchronous NORMAL|FULL');
     });
   });
 });

@@ -300,6 +300,9 @@ describe('titular bulk', () => {
     const missing = await cli(dataDir, ['bulk', 'run', path.join(path.dirname(dataDir), 'nope.txt')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('No such file');
+    const noJobs = await cli(dataDir, ['bulk', 'list', '--limit', '0']);
+    expect(noJobs.code).toBe(2);
+    expect(noJobs.stderr).toContain('--limit must be from 1 to 10,000');
     const unknown = await cli(dataDir, ['bulk', 'export', '0190aaaa-0000-7000-8000-000000000000']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No bulk job');

@@ -14,17 +14,29 @@ import { headlessKeyProvider, resolveDataDir } from './config';
 
 const DEFAULT_PORT = 8787;
 
+const USAGE = `Usage: npm run serve -- [--port N] [--data-dir DIR] [--synchronous NORMAL|FULL] [--log] [--ui [--user EMAIL]]
+
+  --port N                 port on 127.0.0.1 (default ${DEFAULT_PORT}, or TITULAR_PORT; 0 picks a free one)
+  --data-dir DIR           the data directory (default: TITULAR_DATA_DIR, else the platform's)
+  --synchronous NORMAL|FULL  FULL answers only once the writes are on disk (or TITULAR_SYNCHRONOUS)
+  --log                    one line per request on stdout (never keys or bodies)
+  --ui                     also serve the desktop UI to a browser (prints its session link)
+  --user EMAIL             with --ui: the session's user (default: the first admin)`;
+
+/** A bad command line: exit 2 with the usage, as the CLI does. */
+class ServeUsageError extends Error {}
+
 function parsePort(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_PORT;
   const port = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!(port >= 0 && port <= 65535)) throw new Error(`Not a valid port: ${raw}`);
+  if (!(port >= 0 && port <= 65535)) throw new ServeUsageError(`Not a valid port: ${raw}`);
   return port;
 }
 
 /** `--synchronous` / TITULAR_SYNCHRONOUS: NORMAL (default) or FULL (answers wait for the disk). */
 function parseSynchronous(raw: string | undefined): 'NORMAL' | 'FULL' {
   const value = (raw ?? 'NORMAL').trim().toUpperCase();
-  if (value !== 'NORMAL' && value !== 'FULL') throw new Error(`--synchronous must be NORMAL or FULL, not ${raw}`);
+  if (value !== 'NORMAL' && value !== 'FULL') throw new ServeUsageError(`--synchronous must be NORMAL or FULL, not ${raw}`);
   return value;
 }
 
@@ -44,18 +56,32 @@ function sessionUser(titular: Titular, email: string | undefined): string {
   return user.id;
 }
 
+/** The command line, or a ServeUsageError for a flag or argument it does not know. */
+function commandLine() {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+        log: { type: 'boolean', default: false },
+        synchronous: { type: 'string' },
+        ui: { type: 'boolean', default: false },
+        user: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    });
+  } catch (error) {
+    throw new ServeUsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string' },
-      'data-dir': { type: 'string' },
-      log: { type: 'boolean', default: false },
-      synchronous: { type: 'string' },
-      ui: { type: 'boolean', default: false },
-      user: { type: 'string' },
-    },
-    strict: true,
-  });
+  const { values } = commandLine();
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const port = parsePort(values.port ?? process.env.TITULAR_PORT);
   const dataDir = resolveDataDir(values['data-dir']);
   const synchronous = parseSynchronous(values.synchronous ?? process.env.TITULAR_SYNCHRONOUS);
@@ -144,5 +170,9 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   process.stderr.write(`titular serve: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (error instanceof ServeUsageError) {
+    process.stderr.write(`${USAGE}\n`);
+    process.exit(2);
+  }
   process.exit(1);
 });

@@ -12,7 +12,7 @@ import { TitularError, invalidParameter, stateRefusal } from '../errors';
 import type { Vault } from '../vault/vault';
 import type { AuditLog } from '../audit/audit-log';
 import { addressAllowed, buildBlockList, parseWhitelistEntry } from './ip-whitelist';
-import { displayPrefix, generateKeySecret, hashKey, refuseKeyLike, type KeyEnvironment } from './secrets';
+import { displayPrefix, generateKeySecret, hashKey, maskKeys, refuseKeyLike, type KeyEnvironment } from './secrets';
 import { scopeSchema, type ProductSlug, type Scope } from '../../../shared/api/common';
 
 export const MAX_ACTIVE_KEYS = 10;
@@ -207,7 +207,7 @@ export class ApiKeys {
       .innerJoin(users, eq(users.id, apiKeys.ownerUserId))
       .where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, id)))
       .get();
-    if (!row) throw new TitularError(404, 'NOT_FOUND', `No API key with id ${id}`);
+    if (!row) throw new TitularError(404, 'NOT_FOUND', `No API key with id ${maskKeys(id)}`);
     return toView(row.key, row.owner);
   }
 
@@ -331,7 +331,7 @@ export class ApiKeys {
 
   #row(orgId: string, id: string): KeyRow {
     const row = this.db.select().from(apiKeys).where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, id))).get();
-    if (!row) throw new TitularError(404, 'NOT_FOUND', `No API key with id ${id}`);
+    if (!row) throw new TitularError(404, 'NOT_FOUND', `No API key with id ${maskKeys(id)}`);
     return row;
   }
 }

@@ -264,7 +264,8 @@ export const bulkCommands: CommandSpec[] = [
     run(ctx) {
       const raw = stringOption(ctx.values, 'limit');
       const limit = raw === undefined ? 50 : wholeNumber(raw, '--limit', ctx.command);
-      const jobs = ctx.titular.bulk.listFor(ctx.actor, Math.max(1, Math.min(limit, 10_000)));
+      if (limit < 1 || limit > 10_000) throw new UsageError(`--limit must be from 1 to 10,000 (got ${limit})`, ctx.command);
+      const jobs = ctx.titular.bulk.listFor(ctx.actor, limit);
       if (ctx.out.json) {
         ctx.out.data({ jobs });
         return;
