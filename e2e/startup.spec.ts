@@ -154,9 +154,12 @@ test('Ajustes: the admin changes auto-lock and the resolvers, and stores a remot
   await expect(page.getByTestId('settings-save')).toBeDisabled();
 
   await expect(page.getByTestId('settings-upstream-state')).toHaveAttribute('data-has-key', 'false');
+  // Remote chosen without its key: every lookup sent there would fail, and the screen says so.
+  await expect(page.getByTestId('settings-remote-no-key')).toContainText('todavía no tiene clave');
   await page.getByTestId('settings-upstream-key').fill('sk_live_RemotaRemotaRemotaRemota0123456');
   await page.getByTestId('settings-upstream-save').click();
   await expect(page.getByTestId('settings-upstream-state')).toHaveAttribute('data-has-key', 'true');
+  await expect(page.getByTestId('settings-remote-no-key')).toHaveCount(0);
   await expect(page.getByTestId('settings-upstream-key')).toHaveValue('');
 
   // Saved for real: a reload shows the stored values.

@@ -502,7 +502,7 @@ export const en: Messages = {
     apiPort: 'Port',
     apiPortHint: 'Between 1024 and 65535. A change applies when Titular restarts.',
     apiListening: 'Listening on {url}',
-    apiRestart: 'Restart Titular to listen on port {port}.',
+    apiRestart: 'The saved port, {port}, is used when Titular starts without --port or TITULAR_PORT.',
     lockTitle: 'Auto-lock',
     lockBody: 'After this idle time the vault forgets its key: revealing or creating keys needs an unlock again.',
     lockMinutes: 'Idle minutes',
@@ -533,5 +533,6 @@ export const en: Messages = {
     invalidMinutes: 'Enter 0 to 1440 minutes.',
     invalidTimeout: 'Enter 100 to 60000 ms.',
     remoteNeedsUrl: 'To use the remote API, enter its base URL.',
+    remoteNeedsKey: 'The remote API has no key yet: lookups sent there will fail until you set it (below).',
   },
 };

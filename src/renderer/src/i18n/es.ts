@@ -507,7 +507,8 @@ export const es = {
     apiPort: 'Puerto',
     apiPortHint: 'Entre 1024 y 65535. El cambio se aplica al reiniciar Titular.',
     apiListening: 'Escuchando en {url}',
-    apiRestart: 'Reiniciá Titular para escuchar en el puerto {port}.',
+    // The running port may also come from --port or TITULAR_PORT, which outrank the setting at start.
+    apiRestart: 'El puerto guardado, {port}, se usa al iniciar Titular sin --port ni TITULAR_PORT.',
     lockTitle: 'Bloqueo automático',
     lockBody: 'Tras este tiempo sin uso, la bóveda olvida su clave: para revelar o crear claves hay que desbloquearla otra vez.',
     lockMinutes: 'Minutos sin uso',
@@ -538,6 +539,7 @@ export const es = {
     invalidMinutes: 'Ingresá de 0 a 1440 minutos.',
     invalidTimeout: 'Ingresá de 100 a 60000 ms.',
     remoteNeedsUrl: 'Para usar la API remota, cargá su URL base.',
+    remoteNeedsKey: 'La API remota todavía no tiene clave: las consultas que vayan ahí van a fallar hasta que la cargues (abajo).',
   },
 };
 

@@ -8,7 +8,7 @@ import { useAppSettings, useSetUpstreamKey, useUpdateSettings } from '../api/app
 import { tpl, useI18n } from '../i18n';
 import { Badge, Card, ErrorBanner, PageHeader, Skeleton, Spinner } from '../components/ui';
 import { useToast } from '../components/Toast';
-import { IconKey, IconShield } from '../components/Icons';
+import { IconAlert, IconKey, IconShield } from '../components/Icons';
 import { serverMessage } from '../lib/errors';
 
 type Mode = AppSettings['resolvers']['cbu'];
@@ -146,6 +146,13 @@ function SettingsForm({ current }: { current: AppSettings }) {
                 </div>
               </div>
             ))}
+            {/* Saving "API remota" without its key is allowed (the key may come next), but every lookup
+                sent there would fail as "source unavailable" until it does: say it here, where it is chosen. */}
+            {PRODUCTS.some((p) => draft.resolvers[p] === 'remote') && !current.remote.hasUpstreamKey ? (
+              <div className="inline-warning" role="note" data-testid="settings-remote-no-key">
+                <IconAlert size={16} /> {m.settings.remoteNeedsKey}
+              </div>
+            ) : null}
           </div>
         </Card>
 
