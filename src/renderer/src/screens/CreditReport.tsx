@@ -210,8 +210,9 @@ export function CreditReportCard({ report, creditsLeft, requestId }: { report: C
                   <td>
                     <ClassificationBadge value={row.classification} testId="classification" />
                   </td>
+                  {/* The header says "miles de $": a "$" in the cell too would read as pesos. */}
                   <td className="num" data-testid="situation-amount">
-                    {thousands(row.amount)}
+                    {num(row.amount, { minimumFractionDigits: 0, maximumFractionDigits: 1 })}
                   </td>
                   <td className="num">{num(row.days_overdue)}</td>
                 </tr>
