@@ -225,7 +225,6 @@ test('at the active-key limit the form is disabled and says why', async ({ page,
     // The limit is the one reason given: not also "Elegí al menos un permiso" for a form no one can fill.
     await expect(page.getByTestId('key-create-scopes-hint')).toHaveCount(0);
     await page.getByTestId('key-limit-notice').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: '/tmp/ui-fix2/claves-limit.png' });
   } finally {
     for (const id of created) cli('keys', 'revoke', id);
   }
@@ -324,9 +323,9 @@ test('the revoke dialog starts on the safe button: Enter closes it, Tab stays in
 
 test('a wrong passphrase is "not correct" whatever its length, on reveal and on unlock', async ({ page, state }) => {
   // The e2e vault is a key file; these answers are a passphrase vault's, word for word
-  // (src/main/core/ipc/handlers.ts, src/main/core/vault/passphrase-provider.ts).
-  const refusal = (passphrase: string | undefined) =>
-    passphrase === undefined ? 'Enter the vault passphrase to reveal a key' : passphrase.length < 8 ? 'The passphrase must have at least 8 characters' : 'Wrong passphrase';
+  // (src/main/core/ipc/handlers.ts, src/main/core/vault/passphrase-attempts.ts): a short one is as
+  // wrong as a long one.
+  const refusal = (passphrase: string | undefined) => (passphrase === undefined ? 'Enter the vault passphrase to reveal a key' : 'Wrong passphrase');
   const refuse = (message: string) => ({ json: { ok: false, error: { code: 'UNAUTHORIZED', message, status: 401 } } });
   await page.route('**/bridge/keys.reveal', (route) => route.fulfill(refuse(refusal(route.request().postDataJSON().passphrase))));
   await openClaves(page, state);

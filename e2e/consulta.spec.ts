@@ -84,7 +84,6 @@ test('a CBU with a stray letter is read as a CBU that may only have digits, not 
   await expect(feedback).toContainText('Un CBU solo puede tener dígitos. Si es un alias, elegí “Alias”.');
   await expect(feedback).not.toContainText('ingresados');
   await expect(page.getByTestId('lookup-submit')).toBeDisabled();
-  await page.screenshot({ path: '/tmp/ui-fix2/consulta-stray-letter.png' });
   // A real alias is still taken for one.
   await page.getByTestId('lookup-input').fill(ACCOUNTS.nacion.alias);
   await expect(feedback).toHaveAttribute('data-type', 'alias');

@@ -170,7 +170,6 @@ test('the pager has first and last page buttons, and focus stays on the button u
   await expect(page.getByTestId('page-last')).toBeDisabled();
   await expect(page.getByTestId('page-next')).toBeDisabled();
   await expect(page.getByTestId('page-prev')).toBeFocused();
-  await page.screenshot({ path: '/tmp/ui-fix2/historial-pager.png' });
   await page.keyboard.press('Enter');
   await expect(label).toHaveText(`Página ${pages - 1} de ${pages}`);
   await settled(page);

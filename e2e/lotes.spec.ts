@@ -106,7 +106,6 @@ test('a pasted CSV counts its rows, not its header, before and after the review'
   const csv = ['identifier,type', `${ACCOUNTS.company.cbu},cbu`, `${ACCOUNTS.cvu.alias},alias`, `${ACCOUNTS.inactive.cbu},cbu`].join('\n');
   await page.getByTestId('bulk-input').fill(csv);
   await expect(page.getByTestId('bulk-line-count')).toHaveText('3 filas');
-  await page.screenshot({ path: '/tmp/ui-fix2/lotes-csv-rows.png' });
   const created = page.waitForResponse((r) => r.url().endsWith('/bridge/bulk.create'));
   await page.getByTestId('bulk-prepare').click();
   const body = await (await created).json();

@@ -19,7 +19,6 @@ test('a purchase increases the CBU balance by its amount', async ({ page, state 
   await expect(page.getByTestId('purchase-result')).toContainText('Se acreditaron 250 créditos');
   // Below the button, under the fold of a 1280x800 window: scrolled into view, not left unseen.
   await expect(page.getByTestId('purchase-result')).toBeInViewport({ ratio: 1 });
-  await page.screenshot({ path: '/tmp/ui-fix2/saldo-purchase.png' });
   // The form is cleared for the next purchase.
   await expect(page.getByTestId('purchase-amount')).toHaveValue('');
 

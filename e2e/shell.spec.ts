@@ -65,7 +65,6 @@ test('a skip link, first in Tab order and hidden until focused, takes the keyboa
   await expect(skip).toBeFocused();
   await expect(skip).toHaveText('Saltar al contenido');
   await expect(skip).toBeInViewport();
-  await page.screenshot({ path: '/tmp/ui-fix2/skip-link.png' });
   await page.keyboard.press('Enter');
   await expect(page.locator('main#content')).toBeFocused();
   // The route is kept (the link does not follow its #content href).

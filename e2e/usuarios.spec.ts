@@ -63,7 +63,6 @@ test.describe.serial('members', () => {
     // Destructive: focus starts on the safe button.
     await expect(dialog.getByTestId('confirm-cancel')).toBeFocused();
     await expect(me.getByTestId('user-role-select')).toHaveValue('admin');
-    await page.screenshot({ path: '/tmp/ui-fix2/usuarios-own-role.png' });
     await dialog.getByTestId('confirm-cancel').click();
     await expect(dialog).toHaveCount(0);
     await expect(me.getByTestId('user-role-select')).toHaveValue('admin');
@@ -76,7 +75,6 @@ test.describe.serial('members', () => {
     const error = page.getByTestId('user-role-error');
     await expect(error).toContainText('La organización necesita al menos un administrador.');
     await expect(error).not.toContainText('Revisá los datos ingresados');
-    await page.screenshot({ path: '/tmp/ui-fix2/usuarios-refused.png' });
     await expect(me).toHaveAttribute('data-role', 'admin');
     await expect(me.getByTestId('user-role-select')).toHaveValue('admin');
     await expect(page.getByTestId('session-role')).toHaveText('Administrador');

@@ -464,6 +464,17 @@ describe('titular CLI on a passphrase vault', () => {
     const again = await cli(args, { env: { TITULAR_PASSPHRASE: PASSPHRASE } });
     expect(again.code, again.stderr).toBe(0);
   }, TEST_TIMEOUT_MS);
+
+  it('init with a form the core refuses (a key in the organization name) leaves no database or key file behind', async () => {
+    const dataDir = tempDir();
+    const refused = await cli(['init', '--org', `Acme sk_live_${'Q'.repeat(32)}`, '--admin-name', 'Bea', '--admin-email', 'bea@beta.test', '--data-dir', dataDir], { env: { TITULAR_PASSPHRASE: '' } });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('The organization name must not contain an API key');
+    expect(readdirSync(dataDir).filter((name) => name.startsWith('titular.db') || name.startsWith('master.key'))).toEqual([]);
+    // So the next first run may still choose its protection (here a passphrase, not a key file).
+    const again = await cli(['init', '--org', 'Acme', '--admin-name', 'Bea', '--admin-email', 'bea@beta.test', '--data-dir', dataDir], { env: { TITULAR_PASSPHRASE: PASSPHRASE } });
+    expect(again.code, again.stderr).toBe(0);
+  }, TEST_TIMEOUT_MS);
 });
 
 async function withCoreAsync(dataDir: string, fn: (t: ReturnType<typeof openTitular>) => Promise<void>): Promise<void> {

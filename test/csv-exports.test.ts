@@ -148,7 +148,8 @@ describe('bulk.exportCsv', () => {
   it('quotes a cell holding the other language\'s separator: a spreadsheet splitting there finds no formula', async () => {
     // Excel set to es-AR splits any CSV at ";", an English one included; another setup splits a
     // Spanish file at ",". Unquoted, "x;=1+1" would put =1+1 in a cell of its own.
-    const content = ['x;=1+1', 'y,=2+2', 'z\t=3+3'].join('\n');
+    // As a CSV (a first line with a separator must name its identifier column), the cells quoted.
+    const content = ['identifier', '"x;=1+1"', '"y,=2+2"', '"z\t=3+3"'].join('\n');
     const { job } = await value('bulk.create', { name: 'separadores.txt', product: 'cbu', content });
     await value('bulk.start', { id: job.id });
     for (let i = 0; i < 200 && (await value('bulk.get', { id: job.id })).job.active; i++) await new Promise((r) => setTimeout(r, 25));

@@ -272,6 +272,7 @@ describe('parseDirectoryFile (CSV)', () => {
         accounts: [],
         errors: [{ line: 1, reason: `file is empty (expected the header ${HEADER})` }],
         rows: 0,
+        fileProblem: true,
       });
     });
 

@@ -16,7 +16,6 @@ const KEY_LIKE_LABELS_ES: Record<string, string> = {
   'The organization name': 'El nombre de la organización',
   "The user's name": 'El nombre del usuario',
   'The email': 'El email',
-  'The base URL': 'La URL base',
 };
 
 const RULES: readonly Rule[] = [
@@ -27,7 +26,7 @@ const RULES: readonly Rule[] = [
   [/^The user needs a name$/, () => 'El usuario necesita un nombre.'],
   [/^role must be admin or operator$/, () => 'El rol debe ser administrador u operador.'],
   // Labels that carry an API key (src/main/core/keys/secrets.ts, refuseKeyLike)
-  [/^(The key name|The reference|The organization name|The user's name|The email|The base URL) must not contain an API key$/, (what) => `${KEY_LIKE_LABELS_ES[what] ?? what} no puede contener una clave de API.`],
+  [/^(The key name|The reference|The organization name|The user's name|The email) must not contain an API key$/, (what) => `${KEY_LIKE_LABELS_ES[what] ?? what} no puede contener una clave de API.`],
   // The vault (src/main/core/vault/passphrase-attempts.ts)
   [/^Wrong passphrase$/, () => 'La frase de acceso no es correcta.'],
   [/^Too many wrong passphrases; try again in (\d+) s$/, (seconds) => `Demasiadas frases de acceso incorrectas seguidas: probá de nuevo en ${seconds} s.`],

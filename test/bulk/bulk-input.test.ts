@@ -135,6 +135,8 @@ ${CBU_B},b
       expect(message).toBe(`The CSV has no "identifier" column: its first line is "${first}"; name the column of CBUs, CVUs or aliases "identifier" (or "identificador")`);
       expect(serverMessageInSpanish(message)).toBe(`El CSV no tiene una columna "identifier": su primera línea es "${first}". Llamá "identifier" (o "identificador") a la columna de CBU, CVU o alias.`);
     }
+    // A key pasted into that line is not repeated by the error.
+    expect(() => parseBulkInput(`sk_live_${'K'.repeat(32)},x\n${CBU_A}\n`, 'cbu')).toThrow('its first line is "sk_live_***,x"');
     // A plain list (no separator on its first line) is still a list.
     expect(parseBulkInput(`${CBU_A}\n${CBU_B}\n`, 'cbu').rows).toHaveLength(2);
   });

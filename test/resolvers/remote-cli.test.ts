@@ -72,11 +72,16 @@ describe('titular remote / resolver', { timeout: 90_000 }, () => {
   });
 
   it('remote set: refuses bad URLs and plain http to another machine (exit 2); stores a good one normalized', async () => {
-    for (const url of ['not a url', 'http://upstream.example.com', 'https://example.com/?x=1']) {
+    const keyInPath = `https://up.example.com/sk_live_${'B'.repeat(32)}`;
+    for (const url of ['not a url', 'http://upstream.example.com', 'https://example.com/?x=1', keyInPath]) {
       const run = await cli(['remote', 'set', '--url', url]);
       expect(run.code, url).toBe(2);
       expect(run.stderr).toMatch(/--url: /);
     }
+    // A key in the URL is refused without being echoed (it would be stored and shown as typed).
+    const refused = await cli(['remote', 'set', '--url', keyInPath]);
+    expect(refused.stderr).toContain('the base URL must not contain an API key');
+    expect(refused.stderr).not.toContain('B'.repeat(32));
     expect((await cli(['remote', 'set'])).code).toBe(2);
     expect((await cli(['remote', 'set', '--timeout-ms', '50'])).code).toBe(2);
     const set = json(await cli(['remote', 'set', '--url', `${upstream.url}/`, '--timeout-ms', '2000', '--json']));

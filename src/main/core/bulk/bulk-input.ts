@@ -63,7 +63,7 @@ export function parseBulkInput(content: string, product: ProductSlug): BulkInput
   // no identifier column. Read as a list, each of its rows would be refused one by one, and the run
   // would "complete" having looked up nothing.
   if (!csv && /[,;\t]/.test(firstLine)) {
-    throw new BulkInputError(`The CSV has no "identifier" column: its first line is ${JSON.stringify(firstLine.slice(0, 80))}; name the column of CBUs, CVUs or aliases "identifier" (or "identificador")`);
+    throw new BulkInputError(`The CSV has no "identifier" column: its first line is ${JSON.stringify(maskKeys(firstLine).slice(0, 80))}; name the column of CBUs, CVUs or aliases "identifier" (or "identificador")`);
   }
   const typeColumn = csv ? header.findIndex((c) => TYPE_HEADERS.has(c)) : -1;
   const records = csv ? csvRecords(text, delimiter) : listRecords(text);

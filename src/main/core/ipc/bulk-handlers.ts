@@ -14,8 +14,6 @@ type BulkHandler<C extends BulkChannel> = (titular: Titular, user: User, input: 
 
 const INVALID_ROWS_SHOWN = 50;
 
-/** A job the user may see: their own, or any when they are an admin. Others answer NOT_FOUND. */
-
 export const bulkHandlers: { [C in BulkChannel]: BulkHandler<C> } = {
   'bulk.create': (titular, user, input) =>
     titular.bulk.prepare({ orgId: user.orgId, userId: user.id, product: input.product, name: input.name, content: input.content }),

@@ -6,7 +6,6 @@ import type { User } from '../users/users';
 import { invalidParameter } from '../errors';
 import { deleteUpstreamKey, normalizeBaseUrl, remoteBaseUrlProblem, setUpstreamKey as storeUpstreamKey } from '../resolvers/remote-config';
 import type { AppSettings, ChannelInput } from '../../../shared/ipc/contract';
-import { refuseKeyLike } from '../keys/secrets';
 
 export interface SettingsHost {
   /** The port the API listens on now (a changed port applies at the next start). */
@@ -36,7 +35,6 @@ export function updateSettings(titular: Titular, user: User, input: ChannelInput
   const changed: Record<string, unknown> = {};
   const baseUrl = input.remote?.baseUrl;
   if (baseUrl !== undefined && baseUrl !== null && baseUrl.trim() !== '') {
-    refuseKeyLike('The base URL', baseUrl);
     const problem = remoteBaseUrlProblem(baseUrl.trim());
     if (problem) throw invalidParameter(`remote.baseUrl: ${problem}`);
   }

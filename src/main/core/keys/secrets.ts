@@ -20,7 +20,7 @@ export function containsKeyLike(text: string): boolean {
 }
 
 /**
- * Refuses a label someone typed (a key's name, a purchase reference, a user's name or email, a URL)
+ * Refuses a label someone typed (a key's name, a purchase reference, a user's name or email)
  * that carries an API key: labels are stored and shown as typed, and a key must be nowhere in the
  * database in plaintext (decisions, "Keys"). Refused rather than masked, so the person sees why.
  */
@@ -28,7 +28,7 @@ export function refuseKeyLike(what: KeyLikeLabel, text: string | null | undefine
   if (text && containsKeyLike(text)) throw invalidParameter(`${what} must not contain an API key`);
 }
 
-export type KeyLikeLabel = 'The key name' | 'The reference' | 'The organization name' | "The user's name" | 'The email' | 'The base URL';
+export type KeyLikeLabel = 'The key name' | 'The reference' | 'The organization name' | "The user's name" | 'The email';
 
 /** Text with anything shaped like an API key masked (`sk_live_***`), for logs and stored inputs. */
 export function maskKeys(text: string): string {

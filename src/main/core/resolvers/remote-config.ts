@@ -4,6 +4,7 @@
 // settings screen both go through here, so the rules are the same everywhere.
 import type { AuditLog } from '../audit/audit-log';
 import { invalidParameter } from '../errors';
+import { containsKeyLike } from '../keys/secrets';
 import type { Settings } from '../settings/settings';
 import type { VaultSecrets } from '../vault/vault-secrets';
 import type { ProductSlug } from '../../../shared/api/common';
@@ -38,6 +39,8 @@ const RESOLVER_SETTING = { cbu: 'resolver.cbu', informes: 'resolver.informes' } 
  * query or fragment (they would be silently dropped or, worse, logged by the upstream).
  */
 export function remoteBaseUrlProblem(raw: string): string | null {
+  // First: the URL is stored, audited and shown as typed, and an API key must be nowhere in plaintext.
+  if (containsKeyLike(raw)) return 'the base URL must not contain an API key';
   if (raw.length > MAX_URL_LENGTH) return `the base URL is longer than ${MAX_URL_LENGTH} characters`;
   let url: URL;
   try {

@@ -1,6 +1,7 @@
 // `titular init`: creates the organization, its first admin and the vault of a data directory.
 import path from 'node:path';
 import { vaultProviderKind } from '../../core/vault/vault';
+import { checkInitialization } from '../../core/users/users';
 import { UsageError, requiredString, stringOption } from './args';
 import { CliError, openCore, type CommandSpec } from './context';
 
@@ -32,6 +33,9 @@ export const initCommands: CommandSpec[] = [
       const adminEmail = requiredString(ctx.values, 'admin-email', 'init');
       if (stringOption(ctx.values, 'as') !== undefined) throw new UsageError('--as cannot be used with init', 'init');
       if (!EMAIL.test(adminEmail.trim())) throw new UsageError(`--admin-email is not a valid email address: ${adminEmail}`, 'init');
+      // The whole form is checked before the data directory is opened (which creates its database
+      // and vault): a refused first run leaves nothing that fixes the vault's protection.
+      checkInitialization({ orgName, adminName, adminEmail });
 
       const titular = openCore(ctx.dataDir, ctx.env);
       try {

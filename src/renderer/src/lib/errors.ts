@@ -38,6 +38,8 @@ export function titleForCode(code: string, m: Messages, context: 'account' | 're
 
 /** The vault answers UNAUTHORIZED too (locked, passphrase missing or wrong): say what it means. */
 function vaultTitle(code: string, message: string, m: Messages): string | null {
+  // Wrong passphrases in a row are slowed down: the title says for how long (in the screen's language).
+  if (code === 'RATE_LIMITED' && /wrong passphrases/i.test(message)) return serverMessage(message, m).text;
   if (code !== 'UNAUTHORIZED') return null;
   if (/vault is locked/i.test(message)) return m.errors.vaultLocked;
   // A passphrase shorter than the minimum cannot be the vault's: to the user it is just not correct.
