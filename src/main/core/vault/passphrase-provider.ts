@@ -50,15 +50,20 @@ export async function derivedPassphraseProvider(passphrase: string, storedKdf: s
       if (!derived || stored.kdf !== storedKdf) return provider.unwrap(stored);
       const kek = derived;
       derived = null;
-      try {
-        return open(kek, stored.wrapped, AAD);
-      } catch {
-        throw new VaultUnlockError('Wrong passphrase: the vault could not be unlocked');
-      } finally {
-        kek.fill(0);
-      }
+      return openDataKey(kek, stored);
     },
   };
+}
+
+/** The data key opened with a key-encryption key, which is zero-filled after, whatever happens. */
+function openDataKey(kek: Buffer, stored: WrappedDataKey): Buffer {
+  try {
+    return open(kek, stored.wrapped, AAD);
+  } catch {
+    throw new VaultUnlockError('Wrong passphrase: the vault could not be unlocked');
+  } finally {
+    kek.fill(0);
+  }
 }
 
 export function passphraseProvider(passphrase: string): MasterKeyProvider {
@@ -76,14 +81,7 @@ export function passphraseProvider(passphrase: string): MasterKeyProvider {
     },
     unwrap(stored: WrappedDataKey): Buffer {
       if (!stored.kdf) throw new VaultUnlockError('The vault has no key-derivation parameters');
-      const kek = deriveKey(passphrase, JSON.parse(stored.kdf) as ScryptParams);
-      try {
-        return open(kek, stored.wrapped, AAD);
-      } catch {
-        throw new VaultUnlockError('Wrong passphrase: the vault could not be unlocked');
-      } finally {
-        kek.fill(0);
-      }
+      return openDataKey(deriveKey(passphrase, JSON.parse(stored.kdf) as ScryptParams), stored);
     },
   };
 }
