@@ -11,10 +11,11 @@ export function LangSwitch() {
       onClick={() => setLang(other)}
       data-testid="lang-switch"
       data-lang={lang}
-      aria-label={`${m.lang.switchLabel}: ${lang.toUpperCase()}. ${m.lang.switchTo}`}
-      title={m.lang.switchTo}
+      // Named by what it shows ("ES EN"), so speech control ("click ES EN") finds it; what it does is
+      // its description (the title), read after the name.
+      title={`${m.lang.switchLabel}: ${lang.toUpperCase()}. ${m.lang.switchTo}`}
     >
-      <span className={lang === 'es' ? 'on' : ''}>ES</span>
+      <span className={lang === 'es' ? 'on' : ''}>ES</span>{' '}
       <span className={lang === 'en' ? 'on' : ''}>EN</span>
     </button>
   );
