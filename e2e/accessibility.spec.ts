@@ -1,18 +1,12 @@
 // Every screen, in Spanish and in English, checked with axe-core against WCAG 2.1 A and AA (contrast,
 // names and labels, roles, structure). Rules are not switched off: a screen that breaks one fails here
 // with the rule, the element and why, as axe says it.
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { ACCOUNTS, NOT_FOUND_CBU } from './data';
 import { expect, goTo, lookup, openApp, test, type Route } from './fixtures';
+import { wcagViolations as violations } from './axe';
 
 const ROUTES: Route[] = ['consulta', 'saldo', 'historial', 'lotes', 'claves', 'usuarios', 'ajustes'];
 
-async function violations(page: Page): Promise<string[]> {
-  await expect(page.locator('.skeleton')).toHaveCount(0);
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary ?? v.help}`));
-}
 
 for (const route of ROUTES) {
   test(`${route}: no WCAG 2.1 AA violation, in Spanish and in English`, async ({ page, state }) => {

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { wcagViolations } from './axe';
 
 const REPO = path.resolve(__dirname, '..');
 const SHOTS = path.join(__dirname, 'screenshots');
@@ -98,6 +99,7 @@ test('first run: the setup screen creates the organization with a vault passphra
   await page.getByTestId('setup-passphrase-confirm').fill('otra cosa');
   await page.getByTestId('setup-submit').click();
   await expect(setup).toContainText('Las frases no coinciden.');
+  expect(await wcagViolations(page)).toEqual([]);
   await page.getByTestId('setup-passphrase-confirm').fill(PASSPHRASE);
   await shoot(page, 'bienvenida');
 
@@ -122,6 +124,7 @@ test('a restart locks it: a wrong passphrase is refused, the right one opens the
   await page.getByTestId('startup-unlock-submit').click();
   await expect(page.getByTestId('startup-error')).toHaveAttribute('data-error-code', 'UNAUTHORIZED');
   await expect(page.getByTestId('startup-error')).toContainText('La frase de acceso no es correcta.');
+  expect(await wcagViolations(page)).toEqual([]);
   await shoot(page, 'desbloqueo');
 
   await page.getByTestId('startup-passphrase').fill(PASSPHRASE);
