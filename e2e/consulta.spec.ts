@@ -110,12 +110,15 @@ test('editing the identifier after a lookup takes the answer off the screen', as
   await openApp(page, state);
   expect(await lookup(page, ACCOUNTS.nacion.cbu)).toBe('result');
   await expect(page.getByTestId('lookup-result')).toContainText(ACCOUNTS.nacion.holder);
+  // Its answer is on screen: the button says that looking it up again costs another credit.
+  await expect(page.getByTestId('lookup-submit')).toHaveText('Consultar de nuevo (otro crédito)');
 
   // Another CBU typed over it: the holder of the first must not sit beside a number never looked up.
   await page.getByTestId('lookup-input').fill(ACCOUNTS.galicia.cbu);
   await expect(page.getByTestId('lookup-result')).toHaveCount(0);
   await expect(page.getByText(ACCOUNTS.nacion.holder)).toHaveCount(0);
   await expect(page.getByTestId('credits-left')).toHaveCount(0);
+  await expect(page.getByTestId('lookup-submit')).toHaveText('Consultar');
   // The same identifier typed back (with a space this time) is the one looked up: its answer returns.
   await page.getByTestId('lookup-input').fill(`${ACCOUNTS.nacion.cbu.slice(0, 8)} ${ACCOUNTS.nacion.cbu.slice(8)}`);
   await expect(page.getByTestId('lookup-result')).toContainText(ACCOUNTS.nacion.holder);

@@ -122,6 +122,7 @@ export const en: Messages = {
     noCredits: 'No CBU Lookup credits left. An admin can record a purchase in Balance.',
     emptyHint: 'Enter an identifier to see live validation.',
     submit: 'Look up',
+    submitAgain: 'Look up again (another credit)',
     submitting: 'Looking up…',
     costNote: '1 credit per lookup · Available: {n}',
     creditsLeftOne: '1 CBU Lookup credit left',

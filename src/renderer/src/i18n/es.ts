@@ -123,6 +123,7 @@ export const es = {
     noCredits: 'No te quedan créditos de Consulta CBU. Un administrador puede registrar una compra en Saldo.',
     emptyHint: 'Ingresá un identificador para ver la validación en vivo.',
     submit: 'Consultar',
+    submitAgain: 'Consultar de nuevo (otro crédito)',
     submitting: 'Consultando…',
     costNote: '1 crédito por consulta · Disponibles: {n}',
     creditsLeftOne: 'Te queda 1 crédito de Consulta CBU',

@@ -189,7 +189,8 @@ function AccountLookup() {
 
           <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={!check.valid || lookup.isPending || available === 0} data-testid="lookup-submit">
             {lookup.isPending ? <Spinner /> : <IconSearch size={18} />}
-            <span>{lookup.isPending ? m.lookup.submitting : m.lookup.submit}</span>
+            {/* The answer for this very identifier is on screen: looking it up again costs another credit. */}
+            <span>{lookup.isPending ? m.lookup.submitting : current && lookup.isSuccess ? m.lookup.submitAgain : m.lookup.submit}</span>
           </button>
           {available !== undefined ? (
             <p className={`cost-note ${available === 0 ? 'is-empty' : ''}`}>{tpl(m.lookup.costNote, { n: num(available) })}</p>
