@@ -108,7 +108,7 @@ export function openTitular(options: TitularOptions): Titular {
   const directory = new Directory(sqlite, audit);
   const creditReports = new CreditReports(sqlite, audit);
   const idempotency = new IdempotencyStore(sqlite);
-  const commits = new CommitQueue(sqlite, { folding: [history.folding, ledger], ...(options.syncWal ? { syncWal: options.syncWal } : {}) });
+  const commits = new CommitQueue(sqlite, { folding: [history.folding, ledger], syncWal: options.syncWal });
   const settings = new Settings(db, sqlite);
   const secrets = new VaultSecrets(db, () => vault);
   const sandbox = new SandboxResolver();

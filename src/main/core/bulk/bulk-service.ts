@@ -11,15 +11,12 @@ import { BulkInputError, bulkInputHash, parseBulkInput, type BulkInput } from '.
 import { BulkJobStore, RUN_STALE_MS, runnerIsGone, type BulkJobRow } from './bulk-jobs';
 import { BulkRunner, type BulkRunOptions, type BulkRunResult } from './bulk-runner';
 import { progressOf } from './bulk-progress';
-
-/** Who looks at bulk jobs: the organization's user, with their role. */
-export interface JobViewer {
-  id: string;
-  orgId: string;
-  role: 'admin' | 'operator';
-}
 import { bulkCsvChunks } from './bulk-export';
 import type { CsvDialect } from '../export/csv-dialect';
+import type { User } from '../users/users';
+
+/** Who looks at bulk jobs: the organization's user, with their role. */
+export type JobViewer = Pick<User, 'id' | 'orgId' | 'role'>;
 
 export interface PrepareInput {
   orgId: string;
@@ -119,7 +116,7 @@ export class BulkService {
 
   /** The jobs `user` may see, newest first (see visibleTo). */
   listFor(user: JobViewer, limit?: number): BulkJobView[] {
-    return this.list(user.orgId, { ...(user.role === 'admin' ? {} : { userId: user.id }), ...(limit === undefined ? {} : { limit }) });
+    return this.list(user.orgId, { userId: user.role === 'admin' ? undefined : user.id, limit });
   }
 
   invalidRows(orgId: string, id: string, limit = 100): { row: number; input: string; message: string }[] {

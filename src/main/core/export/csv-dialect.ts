@@ -27,7 +27,6 @@ export type CsvForm = 'interchange' | Language;
 
 export interface CsvDialect {
   readonly form: CsvForm;
-  readonly separator: CsvSeparator;
   /** The file's first line: the header row of these columns (after a BOM in the spreadsheet forms). */
   header(columns: readonly CsvColumn[]): string;
   row(cells: readonly (string | number)[]): string;
@@ -46,7 +45,6 @@ const MANGLED_AS_NUMBER = /^(?:0\d+|\d{16,})$/;
 
 export const INTERCHANGE: CsvDialect = {
   form: 'interchange',
-  separator: ',',
   header: (columns) => csvRow(columns.map((c) => c.field)),
   row: (cells) => csvRow(cells),
   time: (at) => new Date(at).toISOString(),
@@ -62,7 +60,6 @@ function spreadsheet(language: Language, timeZone: string | undefined): CsvDiale
   const cell = (value: string | number) => (typeof value === 'string' && MANGLED_AS_NUMBER.test(value) ? csvDigitsAsText(value) : csvCell(value));
   return {
     form: language,
-    separator,
     header: (columns) => `\uFEFF${csvRow(columns.map((c) => c[language]), separator)}`,
     row: (cells) => csvRow(cells, separator, cell),
     time: (at) => {

@@ -13,7 +13,7 @@ import { vaultProviderKind, vaultSecretMatches } from '../vault/vault';
 import type { User } from '../users/users';
 import type { MasterKeyProvider, MasterKeyProviderKind } from '../vault/master-key-provider';
 import { parseHistoryBound } from '../../../shared/api/history';
-import { DAY_MS } from '../../../shared/day';
+import { DAY_MS, daysEndingOn } from '../../../shared/day';
 import { ipcContract, type Channel, type ChannelOutput, type HistoryFilter } from '../../../shared/ipc/contract';
 import type { z } from 'zod';
 import { bulkHandlers } from './bulk-handlers';
@@ -248,10 +248,4 @@ function passphraseAttempts(titular: Titular): PassphraseAttempts {
   let attempts = attemptsByTitular.get(titular);
   if (!attempts) attemptsByTitular.set(titular, (attempts = new PassphraseAttempts()));
   return attempts;
-}
-
-/** The `count` calendar days (yyyy-mm-dd) ending on `last`, oldest first. */
-function daysEndingOn(last: string, count: number): string[] {
-  const end = Date.parse(`${last}T00:00:00Z`);
-  return Array.from({ length: count }, (_, i) => new Date(end - (count - 1 - i) * DAY_MS).toISOString().slice(0, 10));
 }

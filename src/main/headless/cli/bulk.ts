@@ -50,7 +50,10 @@ class ExportFile {
   readonly #temporary: string;
   readonly #fd: number;
 
-  constructor(readonly target: string) {
+  constructor(
+    readonly target: string,
+    private readonly dialect: CsvDialect,
+  ) {
     this.#temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
     try {
       this.#fd = openSync(this.#temporary, 'wx', 0o600);
@@ -59,9 +62,9 @@ class ExportFile {
     }
   }
 
-  write(ctx: SessionContext, jobId: string, dialect: CsvDialect): void {
+  write(ctx: SessionContext, jobId: string): void {
     try {
-      for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId, dialect)) writeSync(this.#fd, chunk);
+      for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId, this.dialect)) writeSync(this.#fd, chunk);
       closeSync(this.#fd);
       renameSync(this.#temporary, this.target);
     } catch (error) {
@@ -100,13 +103,12 @@ function describeJob(job: BulkJobView): string {
  */
 function openRunExport(ctx: SessionContext): ExportFile | null {
   const exportTo = stringOption(ctx.values, 'export');
-  return exportTo !== undefined ? new ExportFile(exportTarget(exportTo)) : null;
+  return exportTo !== undefined ? new ExportFile(exportTarget(exportTo), runExportDialect(ctx)) : null;
 }
 
 /** Runs a prepared job with progress on stderr, prints the summary, exports, and answers the exit code. */
 async function runJob(ctx: SessionContext, job: BulkJobView, exportFile: ExportFile | null, extra: Record<string, unknown>, joined = false): Promise<number> {
   const { out } = ctx;
-  const dialect = runExportDialect(ctx);
   const concurrency = concurrencyOption(ctx);
   const target = exportFile?.target ?? null;
   const reporter = new ProgressReporter(out.streams.stderr);
@@ -126,7 +128,7 @@ async function runJob(ctx: SessionContext, job: BulkJobView, exportFile: ExportF
   }
   reporter.end(result.progress);
   const after = ctx.titular.bulk.get(ctx.org.id, job.id);
-  exportFile?.write(ctx, job.id, dialect);
+  exportFile?.write(ctx, job.id);
 
   if (out.json) {
     out.data({ ...extra, job: after, run: { end: result.end, lookedUp: result.lookedUp, durationMs: result.durationMs, error: result.error?.message ?? null }, export: target });
@@ -206,6 +208,7 @@ export const bulkCommands: CommandSpec[] = [
       const user = email !== undefined ? userByEmail(ctx, email, '--user') : ctx.actor;
       // A job's lookups are recorded as its user's: only an admin may name someone else.
       if (user.id !== ctx.actor.id && ctx.actor.role !== 'admin') throw new CliError(`${ctx.actor.email} is an operator; only admins can run a job as another user (--user)`);
+      // Bad options are told before the file is read (the export file itself is opened further down).
       concurrencyOption(ctx);
       runExportDialect(ctx);
       const content = readInputText(file);
@@ -312,7 +315,7 @@ export const bulkCommands: CommandSpec[] = [
         return;
       }
       const target = exportTarget(outFile);
-      new ExportFile(target).write(ctx, job.id, dialect);
+      new ExportFile(target, dialect).write(ctx, job.id);
       if (ctx.out.json) ctx.out.data({ exported: job.totalRows, output: target });
       else ctx.out.line(`Exported ${count(job.totalRows)} rows of job ${job.id} to ${target}`);
     },

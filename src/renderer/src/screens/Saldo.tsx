@@ -2,7 +2,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ProductSlug } from '../../../shared/api/common';
 import { MAX_PURCHASE, type BalanceEntry } from '../../../shared/api/balance';
-import { DAY_MS } from '../../../shared/day';
+import { daysEndingOn } from '../../../shared/day';
 import { useBalance, useDailyConsumption, usePurchaseCredits } from '../api/hooks';
 import { tpl, useI18n } from '../i18n';
 import type { Session } from '../App';
@@ -80,27 +80,10 @@ function BalanceCard({ slug, entry, loading }: { slug: ProductSlug; entry: Balan
   );
 }
 
-function ymdUtc(date: Date): string {
-  return date.toISOString().slice(0, 10);
-}
-
 /** Today as the screen's calendar says it (the core counts the chart's days in the screen's zone). */
 function todayHere(): string {
   const now = new Date();
   return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
-}
-
-/** The last `days` calendar days ending today, each with the consumption the API reported (0 if absent). */
-function fillDays(reported: { date: string; consumed: number }[], days: number) {
-  const byDate = new Map(reported.map((d) => [d.date.slice(0, 10), d.consumed]));
-  const lastReported = reported.map((d) => d.date.slice(0, 10)).sort().at(-1);
-  const today = todayHere();
-  const end = lastReported && lastReported > today ? lastReported : today;
-  const endMs = Date.parse(`${end}T00:00:00Z`);
-  return Array.from({ length: days }, (_, i) => {
-    const date = ymdUtc(new Date(endMs - (days - 1 - i) * DAY_MS));
-    return { date, consumed: byDate.get(date) ?? 0 };
-  });
 }
 
 function niceMax(value: number): number {
@@ -132,7 +115,8 @@ function ConsumptionChart() {
   const { m, num, day, credits } = useI18n();
   const [product, setProduct] = useState<ProductSlug>('cbu');
   const consumption = useDailyConsumption(product, DAYS);
-  const days = useMemo(() => fillDays(consumption.data?.days ?? [], DAYS), [consumption.data]);
+  // The core answers every day of the range, zeros included; until it has, the same days empty.
+  const days = useMemo(() => consumption.data?.days ?? daysEndingOn(todayHere(), DAYS).map((date) => ({ date, consumed: 0 })), [consumption.data]);
   const total = days.reduce((sum, d) => sum + d.consumed, 0);
   const max = niceMax(Math.max(0, ...days.map((d) => d.consumed)));
 
