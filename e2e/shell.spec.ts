@@ -1,5 +1,6 @@
 // The shell: Spanish by default, the language switch, the skip link, and what a bad or missing session link shows.
 import { expect, openApp, test } from './fixtures';
+import { version as packageVersion } from '../package.json';
 
 test('Spanish by default; the switch turns the UI to English and back', async ({ page, state }) => {
   await openApp(page, state);
@@ -8,12 +9,14 @@ test('Spanish by default; the switch turns the UI to English and back', async ({
   await expect(page.getByTestId('nav-consulta')).toHaveText('Consulta');
   await expect(page.getByTestId('nav-claves')).toHaveText('Claves de API');
   await expect(page).toHaveTitle(/Consulta · Titular/);
+  await expect(page.getByTestId('app-version')).toHaveText(`Versión ${packageVersion}`);
 
   await page.getByTestId('lang-switch').click();
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   await expect(page.getByTestId('nav-consulta')).toHaveText('Lookup');
   await expect(page.getByTestId('nav-historial')).toHaveText('History');
   await expect(page.getByTestId('session-role')).toHaveText('Administrator');
+  await expect(page.getByTestId('app-version')).toHaveText(`Version ${packageVersion}`);
 
   // Kept across a reload.
   await page.reload();

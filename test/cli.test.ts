@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { version as packageVersion } from '../package.json';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTitular } from '../src/main/core/titular';
@@ -91,6 +92,15 @@ describe('titular CLI', () => {
     expect(unknown.stderr).toMatch(/Unknown command: frobnicate/);
     expect(unknown.stderr).toMatch(/titular help/);
     expect(unknown.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    // The version alone on the command line, in any of its three spellings; --version after a command is an unknown flag.
+    for (const words of [['--version'], ['-V'], ['version']]) {
+      const version = await cli(words);
+      expect(version.code, words[0]).toBe(0);
+      expect(version.stdout).toBe(`titular ${packageVersion}\n`);
+    }
+    expect(help.stdout).toMatch(/^ {2}version +Print the version/m);
+    const versionAfterCommand = await cli(d('users', 'list', '--version'));
+    expect(versionAfterCommand.code).toBe(2);
     const badFlag = await cli(d('users', 'list', '--bogus'));
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr.split('\n')[0]).toMatch(/Unknown option --bogus/);

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { version as packageVersion } from '../package.json';
 import type { FastifyInstance } from 'fastify';
 import { openTitular, type Titular } from '../src/main/core/titular';
 import { buildHttpApi } from '../src/main/core/http/server';
@@ -137,6 +138,11 @@ describe('synchronous=FULL', () => {
       const help = serve('--help');
       expect(help.status).toBe(0);
       expect(help.stdout).toContain('--synchronous NORMAL|FULL');
+      for (const flag of ['--version', '-V']) {
+        const version = serve(flag);
+        expect(version.status, flag).toBe(0);
+        expect(version.stdout).toBe(`titular ${packageVersion}\n`);
+      }
     });
   });
 });

@@ -11,6 +11,7 @@ import { peekDataDir } from '../core/startup/peek-data-dir';
 import { keyfileProvider } from '../core/vault/keyfile-provider';
 import type { FastifyInstance } from 'fastify';
 import { headlessKeyProvider, resolveDataDir } from './config';
+import { TITULAR_VERSION } from '../../shared/version';
 
 const DEFAULT_PORT = 8787;
 
@@ -21,7 +22,8 @@ const USAGE = `Usage: npm run serve -- [--port N] [--data-dir DIR] [--synchronou
   --synchronous NORMAL|FULL  FULL answers only once the writes are on disk (or TITULAR_SYNCHRONOUS)
   --log                    one line per request on stdout (never keys or bodies)
   --ui                     also serve the desktop UI to a browser (prints its session link)
-  --user EMAIL             with --ui: the session's user (default: the first admin)`;
+  --user EMAIL             with --ui: the session's user (default: the first admin)
+  -V, --version            print the version`;
 
 /** A bad command line: exit 2 with the usage, as the CLI does. */
 class ServeUsageError extends Error {}
@@ -68,6 +70,7 @@ function commandLine() {
         ui: { type: 'boolean', default: false },
         user: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'V', default: false },
       },
       strict: true,
     });
@@ -80,6 +83,10 @@ async function main(): Promise<void> {
   const { values } = commandLine();
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (values.version) {
+    process.stdout.write(`titular ${TITULAR_VERSION}\n`);
     return;
   }
   const port = parsePort(values.port ?? process.env.TITULAR_PORT);
@@ -163,7 +170,7 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ host: '127.0.0.1', port });
   if (sessions) sessions.settingsHost.listeningPort = Number(new URL(address).port);
-  process.stdout.write(`Titular API listening on ${address} (data: ${dataDir})\n`);
+  process.stdout.write(`Titular ${TITULAR_VERSION} API listening on ${address} (data: ${dataDir})\n`);
   if (gateApp) process.stdout.write('Titular is locked or not set up yet: open the URL below to continue\n');
   if (token) process.stdout.write(`Open Titular in your browser: ${address}/#session=${token}\n`);
 }

@@ -2,7 +2,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useSession } from './api/hooks';
 import { useStartupStatus } from './api/app-hooks';
-import { useI18n } from './i18n';
+import { tpl, useI18n } from './i18n';
 import { LangSwitch } from './components/LangSwitch';
 import { ADMIN_ROUTES, DEFAULT_ROUTE, hrefOf, replaceRoute, useRoute, type Route } from './lib/router';
 import { IconBulk, IconClock, IconKey, IconSearch, IconSettings, IconUsers, IconWallet, LogoMark } from './components/Icons';
@@ -16,6 +16,7 @@ import { UsuariosScreen } from './screens/Usuarios';
 import { AjustesScreen } from './screens/Ajustes';
 import { StartupScreen } from './screens/Startup';
 import type { ChannelOutput } from '../../shared/ipc/contract';
+import { TITULAR_VERSION } from '../../shared/version';
 
 export type Session = ChannelOutput<'session.get'>;
 
@@ -86,6 +87,9 @@ function Sidebar({ session, route }: { session: Session; route: Route }) {
               {m.roles[session.user.role]}
             </div>
           </div>
+        </div>
+        <div className="app-version" data-testid="app-version">
+          {tpl(m.app.version, { version: TITULAR_VERSION })}
         </div>
       </div>
     </aside>

@@ -50,6 +50,7 @@ export function mainUsage(): string {
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     `  ${'help'.padEnd(width)}  Show help for a command: titular help keys create`,
+    `  ${'version'.padEnd(width)}  Print the version (also --version, -V)`,
     '',
     'Global options (every command):',
     ...GLOBAL_HELP,

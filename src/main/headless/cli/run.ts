@@ -9,6 +9,7 @@ import { GLOBAL_OPTIONS, UsageError, commandWords, parseCommandLine, stringOptio
 import { COMMANDS, commandUsage, findCommand, groupUsage, mainUsage, subcommandsOf } from './commands';
 import { CliError, openSession, type BaseContext, type CommandSpec } from './context';
 import { Output, type OutputStreams } from './output';
+import { TITULAR_VERSION } from '../../../shared/version';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -18,8 +19,12 @@ const VALUE_FLAGS: ReadonlySet<string> = new Set([valueFlagsOf(GLOBAL_OPTIONS), 
 
 type Resolved = { kind: 'help'; text: string } | { kind: 'command'; spec: CommandSpec };
 
+/** `titular --version`, `-V` or `titular version`, alone on the command line. */
+const VERSION_WORDS: ReadonlySet<string> = new Set(['--version', '-V', 'version']);
+
 /** Which command argv names, or the help text it asks for. Throws UsageError. */
 function resolve(argv: readonly string[]): Resolved {
+  if (argv.length === 1 && VERSION_WORDS.has(argv[0]!)) return { kind: 'help', text: `titular ${TITULAR_VERSION}` };
   const words = commandWords(argv, VALUE_FLAGS, 3);
   const help = wantsHelp(argv);
   const [first, second] = words;

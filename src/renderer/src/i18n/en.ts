@@ -8,6 +8,7 @@ export const en: Messages = {
     name: 'Titular',
     tagline: 'Account ownership',
     org: 'Organization',
+    version: 'Version {version}',
     loadingSession: 'Opening your session…',
     sessionErrorTitle: 'We could not open your session',
     sessionErrorBody: 'The access link is not valid or was already used. Open Titular again from the app or the terminal to get a new link.',

@@ -8,6 +8,7 @@ export const es = {
     name: 'Titular',
     tagline: 'Titularidad de cuentas',
     org: 'Organización',
+    version: 'Versión {version}',
     loadingSession: 'Abriendo tu sesión…',
     sessionErrorTitle: 'No pudimos abrir tu sesión',
     sessionErrorBody: 'El enlace de acceso no es válido o ya se usó. Volvé a abrir Titular desde la aplicación o la terminal para obtener un enlace nuevo.',
