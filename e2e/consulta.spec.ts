@@ -153,3 +153,26 @@ test('in English a not-found says its sentence once', async ({ page, state }) =>
   // The server's own wording of the same sentence is not shown under it.
   await expect(error).not.toContainText('for this identifier');
 });
+
+test('a copy button still copies when the clipboard API refuses (as a desktop shell may): the copy command takes over', async ({ page, state }) => {
+  // The page's clipboard API rejects, and the copy command records what it was given.
+  await page.addInitScript(() => {
+    const w = window as unknown as { copied: string[] };
+    w.copied = [];
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new DOMException('denied', 'NotAllowedError')) } });
+    document.execCommand = (command: string) => {
+      const area = document.activeElement as HTMLTextAreaElement | null;
+      if (command !== 'copy' || !area || area.tagName !== 'TEXTAREA') return false;
+      w.copied.push(area.value.slice(area.selectionStart, area.selectionEnd));
+      return true;
+    };
+  });
+  await openApp(page, state);
+  expect(await lookup(page, ACCOUNTS.nacion.cbu)).toBe('result');
+  const button = page.getByTestId('copy-number');
+  await button.click();
+  await expect(page.getByText('Copiado', { exact: true }).first()).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { copied: string[] }).copied)).toEqual([ACCOUNTS.nacion.cbu]);
+  // Focus goes back to the button, not to the page's start.
+  await expect(button).toBeFocused();
+});

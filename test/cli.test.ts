@@ -101,6 +101,10 @@ describe('titular CLI', () => {
     expect(help.stdout).toMatch(/^ {2}version +Print the version/m);
     const versionAfterCommand = await cli(d('users', 'list', '--version'));
     expect(versionAfterCommand.code).toBe(2);
+    // TITULAR_SYNCHRONOUS is read as `serve` reads it: a value it does not know is refused, not ignored.
+    const badSync = await cli(d('users', 'list'), { env: { TITULAR_SYNCHRONOUS: 'SOMETIMES' } });
+    expect(badSync.code).toBe(2);
+    expect(badSync.stderr).toMatch(/TITULAR_SYNCHRONOUS must be NORMAL or FULL, not SOMETIMES/);
     const badFlag = await cli(d('users', 'list', '--bogus'));
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr.split('\n')[0]).toMatch(/Unknown option --bogus/);

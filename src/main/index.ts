@@ -15,9 +15,17 @@ import { VaultUnlockError, type MasterKeyProviderKind } from './core/vault/maste
 import { StartupGate } from './core/startup/startup-gate';
 import type { IpcSession } from './core/ipc/handlers';
 import { registerIpc } from './electron/ipc';
+import { trustedSender } from './electron/trusted-sender';
+import { parseSynchronous, resolveDataDir } from './core/data-dir';
+import { desktopUserId } from './core/users/desktop-user';
 
-const isDev = !app.isPackaged;
+// Development means `electron-vite dev`, which serves the renderer and says where: DevTools and the
+// dev server only then. (`app.isPackaged` is false for every unpackaged run, `npm start` included.)
+const devServer = process.env.ELECTRON_RENDERER_URL ?? null;
+const isDev = devServer !== null && new URL(devServer).hostname === 'localhost';
 const rendererDir = path.join(__dirname, '../renderer');
+/** How long quitting waits for the API's requests in flight (a remote lookup can take a minute). */
+const API_STOP_LIMIT_MS = 5_000;
 
 let titular: Titular | null = null;
 let stopApi: (() => Promise<void>) | null = null;
@@ -35,6 +43,8 @@ if (!app.requestSingleInstanceLock()) {
     if (window) {
       if (window.isMinimized()) window.restore();
       window.focus();
+    } else if (app.isReady() && titular) {
+      createWindow();
     }
   });
   app.whenReady().then(start).catch((error: unknown) => {
@@ -55,17 +65,30 @@ function keyProvider(kind: MasterKeyProviderKind | null, passphrase: string | un
 }
 
 async function start(): Promise<void> {
-  // Deny every permission request (camera, notifications, geolocation...): the app needs none.
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  const trusted = [pathToFileURL(rendererDir).href, ...(isDev && devServer ? [`${new URL(devServer).origin}/`] : [])];
+  const appFrame = trustedSender(trusted);
+  // Deny every permission (camera, notifications, geolocation...) but one: the app's own pages may
+  // write to the clipboard (the copy buttons: a key shown once, a CBU), which Chromium asks about.
+  // Judged by the requesting page's full URL: a file:// page's origin ("file://") names no folder.
+  const allowed = (permission: string, url: string | undefined, mainFrame: boolean) =>
+    permission === 'clipboard-sanitized-write' && appFrame(url ?? '', mainFrame);
+  session.defaultSession.setPermissionRequestHandler((_wc, permission, callback, details) =>
+    callback(allowed(permission, details.requestingUrl, details.isMainFrame)),
+  );
+  session.defaultSession.setPermissionCheckHandler((_wc, permission, _origin, details) =>
+    allowed(permission, details.requestingUrl, details.isMainFrame),
+  );
   // The same CSP as the headless server's browser mode, on every response the window loads.
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [UI_CSP] } });
   });
 
-  const dataDir = path.join(app.getPath('userData'), 'data');
+  // The same directory as `titular` and `titular serve` (TITULAR_DATA_DIR, else the platform's data
+  // folder): what one sets up, the others open. TITULAR_SYNCHRONOUS=FULL applies here too.
+  const dataDir = resolveDataDir(undefined, process.env);
   const gate = new StartupGate({
     dataDir,
+    synchronous: parseSynchronous(process.env.TITULAR_SYNCHRONOUS) ?? 'NORMAL',
     migrationsFolder: app.isPackaged ? path.join(process.resourcesPath, 'drizzle') : path.join(app.getAppPath(), 'drizzle'),
     // Only for development and scripted starts; people type the passphrase in the unlock screen.
     passphrase: process.env.TITULAR_PASSPHRASE,
@@ -73,16 +96,12 @@ async function start(): Promise<void> {
     newVaultProvider: () => (osKeychainAvailable() ? safeStorageProvider() : null),
   });
   let listeningPort: number | undefined;
-  const signedIn = (core: Titular): IpcSession => {
-    const org = core.users.requireOrganization();
-    const chosen = core.settings.get('desktop.userId');
-    const users = core.users.list(org.id);
-    const user = users.find((u) => u.id === chosen) ?? users.find((u) => u.role === 'admin');
-    if (!user) throw new Error('The organization has no admin');
-    return { userId: user.id, unlockProvider: keyProvider, confirmReveal, settingsHost: { listeningPort } };
-  };
-  const devServer = process.env.ELECTRON_RENDERER_URL;
-  const trusted = [pathToFileURL(rendererDir).href, ...(isDev && devServer ? [`${new URL(devServer).origin}/`] : [])];
+  const signedIn = (core: Titular): IpcSession => ({
+    userId: desktopUserId(core),
+    unlockProvider: keyProvider,
+    confirmReveal,
+    settingsHost: { listeningPort },
+  });
   registerIpc(gate, signedIn, trusted, () => titular && resetIdleTimer(titular));
 
   // The API starts once the gate is open: at once with the OS keychain, after setup or unlock otherwise.
@@ -161,6 +180,10 @@ function createWindow(): void {
     },
   });
   window.once('ready-to-show', () => window.show());
+  // A renderer that crashed or was killed would leave a blank window: load the app again.
+  window.webContents.on('render-process-gone', (_event, details) => {
+    if (details.reason !== 'clean-exit' && !window.isDestroyed()) window.webContents.reload();
+  });
   // No navigation away from the app and no new windows; https links open in the system browser.
   window.webContents.on('will-navigate', (event) => event.preventDefault());
   window.webContents.on('will-attach-webview', (event) => event.preventDefault());
@@ -169,8 +192,7 @@ function createWindow(): void {
     return { action: 'deny' };
   });
   // The renderer comes from the app's own files, never a remote URL (the dev server only in development).
-  const devServer = process.env.ELECTRON_RENDERER_URL;
-  if (isDev && devServer && new URL(devServer).hostname === 'localhost') void window.loadURL(devServer);
+  if (isDev && devServer) void window.loadURL(devServer);
   else void window.loadFile(path.join(rendererDir, 'index.html'));
 }
 
@@ -181,13 +203,25 @@ app.on('web-contents-created', (_event, contents) => {
 
 app.on('window-all-closed', () => app.quit());
 
+// Quitting closes the API (its requests in flight get a few seconds), then the core (pending writes
+// committed, vault locked, database closed). Whatever fails or hangs there, the process still ends:
+// one left running without a window would hold the single-instance lock and swallow every relaunch.
 app.on('will-quit', (event) => {
   if (!titular) return;
   event.preventDefault();
   const closing = titular;
   titular = null;
-  void (stopApi?.() ?? Promise.resolve()).finally(() => {
-    closing.close();
-    app.quit();
+  if (idleTimer) clearTimeout(idleTimer);
+  const stopped = (stopApi?.() ?? Promise.resolve()).catch(() => undefined);
+  const limit = new Promise<void>((resolve) => setTimeout(resolve, API_STOP_LIMIT_MS).unref());
+  void Promise.race([stopped, limit]).finally(() => {
+    let code = 0;
+    try {
+      closing.close();
+    } catch (error) {
+      code = 1;
+      console.error(`Titular: closing the data directory failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    app.exit(code);
   });
 });

@@ -8,9 +8,16 @@ import { asIpcResult } from '../core/ipc/ipc-result';
 import { dispatch, type IpcSession } from '../core/ipc/handlers';
 import { dispatchStartup, isStartupChannel } from '../core/ipc/startup-handlers';
 import type { StartupGate } from '../core/startup/startup-gate';
-import { CHANNEL_NAMES, ipcChannel } from '../../shared/ipc/channels';
+import { CHANNEL_NAMES, ipcChannel, type ChannelName } from '../../shared/ipc/channels';
 import type { IpcResult } from '../../shared/ipc/contract';
 import { trustedSender } from './trusted-sender';
+import { maskKeys } from '../core/keys/secrets';
+
+/**
+ * Calls the screens make on their own while a bulk job runs (its progress, every second or so): not a
+ * person at the computer, so they do not hold off the vault's auto-lock.
+ */
+const POLLING_CHANNELS: ReadonlySet<ChannelName> = new Set<ChannelName>(['bulk.get', 'bulk.list']);
 
 /** `trustedPrefixes`: URLs of the folders of the app's own pages (its file:// folder; the dev server in development). */
 export function registerIpc(
@@ -27,13 +34,15 @@ export function registerIpc(
   for (const name of CHANNEL_NAMES) {
     ipcMain.handle(ipcChannel(name), async (event, input: unknown): Promise<IpcResult<unknown>> => {
       if (!trusted(event)) return { ok: false, error: { code: 'FORBIDDEN', message: 'Untrusted sender', status: 403 } };
-      onActivity();
       try {
+        if (!POLLING_CHANNELS.has(name)) onActivity();
         const titular = gate.titular;
         if (titular) return await asIpcResult(() => dispatch(titular, session(titular), name, input));
         if (isStartupChannel(name)) return await asIpcResult(() => dispatchStartup(gate, name, input));
         return { ok: false, error: { code: 'UNAUTHORIZED', message: 'Titular is locked: unlock it first', status: 401 } };
-      } catch {
+      } catch (error) {
+        // Only the main process's log gets the reason (masked like every log line); the renderer a GE500.
+        console.error(`Titular IPC ${name}: ${maskKeys(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}`);
         return { ok: false, error: { code: 'GE500', message: 'Internal error', status: 500 } };
       }
     });

@@ -10,8 +10,10 @@ import { StartupGate } from '../core/startup/startup-gate';
 import { peekDataDir } from '../core/startup/peek-data-dir';
 import { keyfileProvider } from '../core/vault/keyfile-provider';
 import type { FastifyInstance } from 'fastify';
-import { headlessKeyProvider, resolveDataDir } from './config';
+import { headlessKeyProvider } from './config';
+import { parseSynchronous, resolveDataDir } from '../core/data-dir';
 import { TITULAR_VERSION } from '../../shared/version';
+import { desktopUserId } from '../core/users/desktop-user';
 
 const DEFAULT_PORT = 8787;
 
@@ -35,10 +37,10 @@ function parsePort(raw: string | undefined): number {
   return port;
 }
 
-/** `--synchronous` / TITULAR_SYNCHRONOUS: NORMAL (default) or FULL (answers wait for the disk). */
-function parseSynchronous(raw: string | undefined): 'NORMAL' | 'FULL' {
-  const value = (raw ?? 'NORMAL').trim().toUpperCase();
-  if (value !== 'NORMAL' && value !== 'FULL') throw new ServeUsageError(`--synchronous must be NORMAL or FULL, not ${raw}`);
+/** `--synchronous` / TITULAR_SYNCHRONOUS, refused as a usage error when it is neither NORMAL nor FULL. */
+function synchronousOrThrow(raw: string | undefined): 'NORMAL' | 'FULL' {
+  const value = parseSynchronous(raw);
+  if (!value) throw new ServeUsageError(`--synchronous must be NORMAL or FULL, not ${raw}`);
   return value;
 }
 
@@ -49,12 +51,12 @@ function rendererDirOrThrow(): string {
   return rendererDir;
 }
 
-/** The desktop session's user: `--user EMAIL`, else the first admin. */
+/** The desktop session's user: `--user EMAIL`, else the desktop's own (the first admin, kept once chosen). */
 function sessionUser(titular: Titular, email: string | undefined): string {
+  if (email === undefined) return desktopUserId(titular);
   const org = titular.users.requireOrganization();
-  const users = titular.users.list(org.id);
-  const user = email ? users.find((u) => u.email === email.trim().toLowerCase()) : users.find((u) => u.role === 'admin');
-  if (!user) throw new Error(email ? `No user with email ${email}` : 'The organization has no admin');
+  const user = titular.users.list(org.id).find((u) => u.email === email.trim().toLowerCase());
+  if (!user) throw new Error(`No user with email ${email}`);
   return user.id;
 }
 
@@ -91,7 +93,7 @@ async function main(): Promise<void> {
   }
   const port = parsePort(values.port ?? process.env.TITULAR_PORT);
   const dataDir = resolveDataDir(values['data-dir']);
-  const synchronous = parseSynchronous(values.synchronous ?? process.env.TITULAR_SYNCHRONOUS);
+  const synchronous = synchronousOrThrow(values.synchronous ?? process.env.TITULAR_SYNCHRONOUS);
   const log = values.log ? (line: string) => process.stdout.write(`${line}\n`) : undefined;
   const rendererDir = values.ui ? rendererDirOrThrow() : null;
 

@@ -285,6 +285,9 @@ export type ChannelOutput<C extends Channel> = z.output<IpcContract[C]['output']
 /** What the renderer calls: one function per channel (the preload exposes exactly these). */
 export type TitularApi = { [C in Channel]: (input: ChannelInput<C>) => Promise<ChannelOutput<C>> };
 
+/** What the preload exposes as `window.titular`: the same channels, answering results instead of throwing. */
+export type PreloadApi = { [C in Channel]: (input: ChannelInput<C>) => Promise<IpcResult<ChannelOutput<C>>> };
+
 export const CHANNELS = Object.keys(ipcContract) as Channel[];
 
 /** Errors cross IPC as this shape (the API's error body without the request id). */

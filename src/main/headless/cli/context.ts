@@ -5,6 +5,7 @@ import { DATABASE_FILE, openTitular, type Titular } from '../../core/titular';
 import type { Organization, User } from '../../core/users/users';
 import { headlessKeyProvider } from '../config';
 import { peekDataDir } from '../../core/startup/peek-data-dir';
+import { parseSynchronous } from '../../core/data-dir';
 import type { OptionSpecs, OptionValues } from './args';
 import type { Output } from './output';
 
@@ -63,7 +64,8 @@ export function openCore(dataDir: string, env: NodeJS.ProcessEnv): Titular {
   return openTitular({
     dataDir,
     keyProvider: headlessKeyProvider(dataDir, env),
-    synchronous: env.TITULAR_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
+    // Checked before any command runs (run.ts): a value other than NORMAL or FULL never gets here.
+    synchronous: parseSynchronous(env.TITULAR_SYNCHRONOUS) ?? 'NORMAL',
   });
 }
 

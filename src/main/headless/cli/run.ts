@@ -4,7 +4,7 @@
 import { StateRefusal, TitularError } from '../../core/errors';
 import { VaultUnlockError } from '../../core/vault/master-key-provider';
 import { VaultLockedError } from '../../core/vault/vault';
-import { resolveDataDir } from '../config';
+import { parseSynchronous, resolveDataDir } from '../../core/data-dir';
 import { GLOBAL_OPTIONS, UsageError, commandWords, parseCommandLine, stringOption, valueFlagsOf, wantsHelp } from './args';
 import { COMMANDS, commandUsage, findCommand, groupUsage, mainUsage, subcommandsOf } from './commands';
 import { CliError, openSession, type BaseContext, type CommandSpec } from './context';
@@ -80,6 +80,10 @@ export async function runCli(argv: readonly string[], io: RunOptions): Promise<n
     out = new Output(io, { json: values.json === true });
     const dataDirFlag = stringOption(values, 'data-dir');
     if (dataDirFlag !== undefined && dataDirFlag.trim() === '') throw new UsageError('--data-dir needs a directory', spec.name);
+    // Read as `serve` reads it; a value it does not know is refused before anything is opened, not ignored.
+    if (parseSynchronous(io.env.TITULAR_SYNCHRONOUS) === null) {
+      throw new UsageError(`TITULAR_SYNCHRONOUS must be NORMAL or FULL, not ${io.env.TITULAR_SYNCHRONOUS}`, spec.name);
+    }
     const asEmail = stringOption(values, 'as');
     if (asEmail !== undefined && asEmail.trim() === '') throw new UsageError('--as needs an email', spec.name);
 

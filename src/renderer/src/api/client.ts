@@ -10,11 +10,9 @@ import {
   type ChannelInput,
   type ChannelOutput,
   type IpcResult,
+  type PreloadApi,
   type TitularApi,
 } from '../../../shared/ipc/contract';
-
-/** What the preload exposes: the contract's channels, answering results instead of throwing. */
-export type PreloadApi = { [C in Channel]: (input: ChannelInput<C>) => Promise<IpcResult<ChannelOutput<C>>> };
 
 declare global {
   interface Window {

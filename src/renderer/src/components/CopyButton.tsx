@@ -3,21 +3,30 @@ import { useI18n } from '../i18n';
 import { useToast } from './Toast';
 import { IconCheck, IconCopy } from './Icons';
 
+/**
+ * The async clipboard API first; when it is missing or refuses (a desktop shell that denies the
+ * permission, a page without focus), the older copy command, which needs no permission.
+ */
 async function writeClipboard(text: string): Promise<void> {
   if (navigator.clipboard?.writeText) {
-    await navigator.clipboard.writeText(text);
-    return;
+    try {
+      await navigator.clipboard.writeText(text);
+      return;
+    } catch {
+      // refused: try the copy command below
+    }
   }
-  // Fallback for contexts without the async clipboard API.
   const area = document.createElement('textarea');
   area.value = text;
   area.setAttribute('readonly', '');
   area.style.position = 'fixed';
   area.style.opacity = '0';
+  const focused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   document.body.appendChild(area);
   area.select();
   const ok = document.execCommand('copy');
   area.remove();
+  focused?.focus();
   if (!ok) throw new Error('copy failed');
 }
 

@@ -1,0 +1,29 @@
+// Where Titular keeps its data directory, and how durably it writes there. One rule for the desktop
+// app, `titular serve` and the CLI, so that a directory set up with one is the one the others open.
+import os from 'node:os';
+import path from 'node:path';
+
+/** `--data-dir`, else TITULAR_DATA_DIR, else the user's data folder for this platform. */
+export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (flag) return path.resolve(flag);
+  if (env.TITULAR_DATA_DIR) return path.resolve(env.TITULAR_DATA_DIR);
+  const home = os.homedir();
+  switch (process.platform) {
+    case 'darwin':
+      return path.join(home, 'Library', 'Application Support', 'Titular');
+    case 'win32':
+      return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Titular');
+    default:
+      return path.join(env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'titular');
+  }
+}
+
+/**
+ * `--synchronous` / TITULAR_SYNCHRONOUS: NORMAL (the default) or FULL (an answer only once its writes
+ * are on disk), in any letter case, unset or empty meaning NORMAL; null for anything else, which the
+ * caller refuses.
+ */
+export function parseSynchronous(raw: string | undefined): 'NORMAL' | 'FULL' | null {
+  const value = (raw?.trim() || 'NORMAL').toUpperCase();
+  return value === 'NORMAL' || value === 'FULL' ? value : null;
+}

@@ -1,0 +1,72 @@
+// Who the desktop (Electron, and the browser mode without --user) is signed in as: the first admin,
+// chosen once and kept, so that an admin who demotes themselves stays themselves (now an operator)
+// rather than the desktop becoming the next admin. Also where every entry keeps its data.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openTitular, type Titular } from '../src/main/core/titular';
+import { headlessKeyProvider } from '../src/main/headless/config';
+import { desktopUserId } from '../src/main/core/users/desktop-user';
+import { parseSynchronous, resolveDataDir } from '../src/main/core/data-dir';
+import { uuidv7 } from '../src/main/core/db/ids';
+
+const MIGRATIONS = path.join(fileURLToPath(new URL('..', import.meta.url)), 'drizzle');
+const dirs: string[] = [];
+
+function open(dataDir: string): Titular {
+  return openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, {}), migrationsFolder: MIGRATIONS });
+}
+
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('desktopUserId', () => {
+  it('is the first admin, saved; a self-demoted admin stays the desktop user, also after a restart', () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'titular-desktop-user-'));
+    dirs.push(dataDir);
+    let titular = open(dataDir);
+    const { org, admin: first } = titular.users.initialize({ orgName: 'Acme', adminName: 'Ana', adminEmail: 'ana@acme.test' });
+    const second = titular.users.add(org.id, { name: 'Beto', email: 'beto@acme.test', role: 'admin' }, first.id);
+    expect(titular.settings.get('desktop.userId')).toBeNull();
+
+    expect(desktopUserId(titular)).toBe(first.id);
+    expect(titular.settings.get('desktop.userId')).toBe(first.id);
+
+    // Ana demotes herself from the desktop: the desktop is still Ana, now an operator.
+    titular.users.setRole(org.id, first.id, 'operator', first.id);
+    expect(desktopUserId(titular)).toBe(first.id);
+    titular.close();
+    titular = open(dataDir);
+    expect(desktopUserId(titular)).toBe(first.id);
+    expect(titular.users.get(org.id, first.id)?.role).toBe('operator');
+
+    // A saved id that names nobody of this organization (a copied database): the first admin again, saved.
+    titular.settings.set('desktop.userId', uuidv7());
+    expect(desktopUserId(titular)).toBe(second.id);
+    expect(titular.settings.get('desktop.userId')).toBe(second.id);
+    titular.close();
+  });
+});
+
+describe('where the data is, and how durably it is written', () => {
+  it('--data-dir, else TITULAR_DATA_DIR, else the platform data folder: the same for the desktop, serve and the CLI', () => {
+    expect(resolveDataDir('rel/dir', { TITULAR_DATA_DIR: '/elsewhere' })).toBe(path.resolve('rel/dir'));
+    expect(resolveDataDir(undefined, { TITULAR_DATA_DIR: '/srv/titular' })).toBe(path.resolve('/srv/titular'));
+    if (process.platform === 'linux') {
+      expect(resolveDataDir(undefined, { XDG_DATA_HOME: '/home/ana/.data' })).toBe('/home/ana/.data/titular');
+      expect(resolveDataDir(undefined, {})).toBe(path.join(os.homedir(), '.local', 'share', 'titular'));
+    }
+  });
+
+  it('TITULAR_SYNCHRONOUS: NORMAL by default (also when empty), FULL in any case, anything else refused (null)', () => {
+    expect(parseSynchronous(undefined)).toBe('NORMAL');
+    expect(parseSynchronous(' full ')).toBe('FULL');
+    expect(parseSynchronous('Normal')).toBe('NORMAL');
+    expect(parseSynchronous('OFF')).toBeNull();
+    expect(parseSynchronous('')).toBe('NORMAL');
+    expect(parseSynchronous('FULLY')).toBeNull();
+  });
+});
