@@ -5,7 +5,6 @@
 // headless (src/main/headless, test/ and e2e/).
 import { app, BrowserWindow, dialog, session, shell, systemPreferences } from 'electron';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { openTitular, type Titular } from './core/titular';
 import { buildHttpApi } from './core/http/server';
 import { UI_CSP } from './core/http/static-ui';
@@ -16,6 +15,8 @@ import { StartupGate } from './core/startup/startup-gate';
 import type { IpcSession } from './core/ipc/handlers';
 import { registerIpc } from './electron/ipc';
 import { trustedSender } from './electron/trusted-sender';
+import { registerAppScheme, serveRenderer } from './electron/app-protocol';
+import { APP_ORIGIN } from './electron/renderer-file';
 import { parseSynchronous, resolveDataDir } from './core/data-dir';
 import { desktopUserId } from './core/users/desktop-user';
 
@@ -30,6 +31,9 @@ const API_STOP_LIMIT_MS = 5_000;
 let titular: Titular | null = null;
 let stopApi: (() => Promise<void>) | null = null;
 let idleTimer: NodeJS.Timeout | null = null;
+
+// The window's pages come from app://titular/ (electron/app-protocol.ts); the scheme must be known before ready.
+registerAppScheme();
 
 // Chromium's own widgets (the date pickers' dd/mm/aaaa) follow the process locale, not the screens'
 // ES/EN switch. The users are in Argentina: write dates their way, whatever the OS is set to.
@@ -65,7 +69,7 @@ function keyProvider(kind: MasterKeyProviderKind | null, passphrase: string | un
 }
 
 async function start(): Promise<void> {
-  const trusted = [pathToFileURL(rendererDir).href, ...(isDev && devServer ? [`${new URL(devServer).origin}/`] : [])];
+  const trusted = [`${APP_ORIGIN}/`, ...(isDev && devServer ? [`${new URL(devServer).origin}/`] : [])];
   const appFrame = trustedSender(trusted);
   // Deny every permission (camera, notifications, geolocation...) but one: the app's own pages may
   // write to the clipboard (the copy buttons: a key shown once, a CBU), which Chromium asks about.
@@ -78,7 +82,9 @@ async function start(): Promise<void> {
   session.defaultSession.setPermissionCheckHandler((_wc, permission, _origin, details) =>
     allowed(permission, details.requestingUrl, details.isMainFrame),
   );
-  // The same CSP as the headless server's browser mode, on every response the window loads.
+  // The same CSP as the headless server's browser mode, on the app's own files and (in development)
+  // on every response the dev server sends.
+  serveRenderer(rendererDir, UI_CSP);
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [UI_CSP] } });
   });
@@ -193,7 +199,7 @@ function createWindow(): void {
   });
   // The renderer comes from the app's own files, never a remote URL (the dev server only in development).
   if (isDev && devServer) void window.loadURL(devServer);
-  else void window.loadFile(path.join(rendererDir, 'index.html'));
+  else void window.loadURL(`${APP_ORIGIN}/index.html`);
 }
 
 app.on('web-contents-created', (_event, contents) => {
