@@ -3,10 +3,11 @@
 // unlock screen; a wrong passphrase is refused; the right one opens the app on the same page and
 // the localhost API starts answering. Then the admin's Ajustes screen. Screenshots:
 // bienvenida.png, desbloqueo.png, ajustes.png.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
 import { wcagViolations } from './axe';
 
@@ -176,4 +177,32 @@ test('Ajustes: the admin changes auto-lock and the resolvers, and stores a remot
   await expect(page.getByTestId('settings-listening')).toContainText(server!.origin);
   await page.locator('.main').evaluate((el) => el.scrollTo({ top: 0 }));
   await shoot(page, 'ajustes');
+});
+
+test('a vault protected by a keychain this server cannot use: the screen says so and asks for no passphrase', async ({ page }) => {
+  // A directory set up with a key file, then marked as the desktop's keychain vault (what the browser
+  // mode finds when it opens a directory the desktop app set up on a computer with a keychain).
+  const keychainDir = mkdtempSync(path.join(os.tmpdir(), 'titular-e2e-keychain-'));
+  let keychainServer: Server | null = null;
+  try {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.TITULAR_PASSPHRASE;
+    execFileSync(process.execPath, [path.join(REPO, 'out/main/cli.js'), 'init', '--org', 'Acme Cobranzas', '--admin-name', 'Ada', '--admin-email', 'ada@acme.test', '--data-dir', keychainDir], { env });
+    const db = new Database(path.join(keychainDir, 'titular.db'));
+    db.prepare("UPDATE vault_meta SET provider = 'os'").run();
+    db.close();
+    keychainServer = await start(keychainDir);
+    await page.goto(keychainServer.url);
+    const card = page.getByTestId('startup-host-protection');
+    await expect(card).toContainText('Titular está bloqueado');
+    await expect(card).toContainText('protegida por el llavero de esta computadora');
+    await expect(card).toContainText('Acme Cobranzas');
+    await expect(page.getByTestId('startup-passphrase')).toHaveCount(0);
+    expect(await wcagViolations(page)).toEqual([]);
+    await page.getByTestId('lang-switch').click();
+    await expect(card).toContainText("protected by this computer's keychain");
+  } finally {
+    await stop(keychainServer);
+    rmSync(keychainDir, { recursive: true, force: true });
+  }
 });

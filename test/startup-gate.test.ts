@@ -145,6 +145,20 @@ describe('a passphrase vault at start', () => {
   });
 });
 
+describe('a vault the host protects, when that protection is not available now', () => {
+  it('is locked without asking for a passphrase, and an unlock says why instead of "wrong passphrase"', () => {
+    const dir = tempDir();
+    dispatchStartup(gate(dir, { keychain: true }), 'startup.setup', setupInput);
+    for (const t of opened.splice(0)) t.close();
+    const g = gate(dir); // the key file's provider (standing for the keychain) is not offered
+    expect(g.tryAutomatic()).toBeNull();
+    expect(dispatchStartup(g, 'startup.status', {})).toEqual({ phase: 'locked', protection: 'keyfile', passphraseRequired: false, organization: 'Acme Cobranzas' });
+    const refused = expectError(() => dispatchStartup(g, 'startup.unlock', { passphrase: PASSPHRASE }), 409, 'INVALID_PARAMETER');
+    expect(refused.message).toMatch(/not protected by a passphrase but by a key file/);
+    expect(g.titular).toBeNull();
+  });
+});
+
 describe('a key-file vault at start', () => {
   it('opens without asking anyone', () => {
     const dir = tempDir();

@@ -10,6 +10,7 @@ import { buildHttpApi } from './core/http/server';
 import { UI_CSP } from './core/http/static-ui';
 import { osKeychainAvailable, safeStorageProvider } from './electron/safe-storage-provider';
 import { passphraseProvider } from './core/vault/passphrase-provider';
+import { keyfileProvider } from './core/vault/keyfile-provider';
 import { VaultUnlockError, type MasterKeyProviderKind } from './core/vault/master-key-provider';
 import { StartupGate } from './core/startup/startup-gate';
 import type { IpcSession } from './core/ipc/handlers';
@@ -57,15 +58,18 @@ if (!app.requestSingleInstanceLock()) {
   });
 }
 
-/** Where the vault's data key is wrapped: the OS keychain when it is a real one, else a passphrase. */
-function keyProvider(kind: MasterKeyProviderKind | null, passphrase: string | undefined) {
-  const wanted = kind ?? (osKeychainAvailable() ? 'os' : 'passphrase');
-  if (wanted === 'os') return safeStorageProvider();
-  if (wanted === 'passphrase') {
+/**
+ * The provider that unlocks the vault again (after auto-lock or a lock by hand): the OS keychain when
+ * it wraps the key, the key file of a directory set up by the CLI or `serve`, else the passphrase typed.
+ */
+function keyProvider(dataDir: string) {
+  return (kind: MasterKeyProviderKind | null, passphrase: string | undefined) => {
+    const wanted = kind ?? (osKeychainAvailable() ? 'os' : 'passphrase');
+    if (wanted === 'os') return safeStorageProvider();
+    if (wanted === 'keyfile') return keyfileProvider(path.join(dataDir, 'master.key'));
     if (!passphrase) throw new VaultUnlockError('Enter the vault passphrase (TITULAR_PASSPHRASE)');
     return passphraseProvider(passphrase);
-  }
-  throw new VaultUnlockError('This data directory uses a key file: open it with `titular serve`');
+  };
 }
 
 async function start(): Promise<void> {
@@ -98,13 +102,17 @@ async function start(): Promise<void> {
     migrationsFolder: app.isPackaged ? path.join(process.resourcesPath, 'drizzle') : path.join(app.getAppPath(), 'drizzle'),
     // Only for development and scripted starts; people type the passphrase in the unlock screen.
     passphrase: process.env.TITULAR_PASSPHRASE,
-    automaticProvider: (kind) => (kind === 'os' && osKeychainAvailable() ? safeStorageProvider() : null),
+    // A key-file vault (set up by `titular init` or `serve` in this same directory) opens as they open it.
+    automaticProvider: (kind) => {
+      if (kind === 'keyfile') return keyfileProvider(path.join(dataDir, 'master.key'));
+      return kind === 'os' && osKeychainAvailable() ? safeStorageProvider() : null;
+    },
     newVaultProvider: () => (osKeychainAvailable() ? safeStorageProvider() : null),
   });
   let listeningPort: number | undefined;
   const signedIn = (core: Titular): IpcSession => ({
     userId: desktopUserId(core),
-    unlockProvider: keyProvider,
+    unlockProvider: keyProvider(dataDir),
     confirmReveal,
     settingsHost: { listeningPort },
   });

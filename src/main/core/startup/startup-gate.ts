@@ -69,7 +69,9 @@ export class StartupGate {
         organization: peek.organization,
       };
     }
-    return { phase: 'locked', protection: peek.vault, passphraseRequired: true, organization: peek.organization };
+    // Locked with a host's protection (the keychain, a key file) that cannot be used now: no passphrase
+    // opens it, and the screen says so instead of asking for one.
+    return { phase: 'locked', protection: peek.vault, passphraseRequired: peek.vault === 'passphrase', organization: peek.organization };
   }
 
   /**
@@ -100,6 +102,10 @@ export class StartupGate {
   unlock(passphrase: string): Titular {
     const status = this.status();
     if (status.phase !== 'locked') throw new TitularError(409, 'INVALID_PARAMETER', 'There is nothing to unlock: Titular is not locked');
+    if (status.protection !== 'passphrase') {
+      const by = status.protection === 'os' ? "the computer's keychain, which is not available now" : 'a key file (master.key) that could not be read';
+      throw new TitularError(409, 'INVALID_PARAMETER', `This vault is not protected by a passphrase but by ${by}`);
+    }
     try {
       return this.#open(passphraseProvider(passphrase));
     } catch (error) {

@@ -494,6 +494,8 @@ export const en: Messages = {
     creating: 'Creating…',
     lockedTitle: 'Titular is locked',
     lockedBody: 'Enter the vault passphrase of {org} to open Titular.',
+    keychainUnavailable: "The vault of {org} is protected by this computer's keychain, which is not available now. Open Titular from your usual session, with the keychain unlocked.",
+    keyFileUnavailable: 'The vault of {org} is protected by a key file (master.key) that Titular could not read. Restore it to the data folder from your backup and open Titular again.',
     unlock: 'Unlock',
     unlocking: 'Unlocking…',
     checking: 'Getting Titular ready…',

@@ -499,6 +499,8 @@ export const es = {
     creating: 'Creando…',
     lockedTitle: 'Titular está bloqueado',
     lockedBody: 'Ingresá la frase de acceso de la bóveda de {org} para abrir Titular.',
+    keychainUnavailable: 'La bóveda de {org} está protegida por el llavero de esta computadora, que ahora no está disponible. Abrí Titular desde tu sesión habitual, con el llavero desbloqueado.',
+    keyFileUnavailable: 'La bóveda de {org} está protegida por un archivo de clave (master.key) que Titular no pudo leer. Restauralo en la carpeta de datos desde tu copia de seguridad y volvé a abrir Titular.',
     unlock: 'Desbloquear',
     unlocking: 'Desbloqueando…',
     checking: 'Preparando Titular…',

@@ -12,7 +12,7 @@ import { LangSwitch } from '../components/LangSwitch';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MIN_PASSPHRASE = 8;
 
-function GateCard({ title, body, children, testId }: { title: string; body: ReactNode; children: ReactNode; testId: string }) {
+function GateCard({ title, body, children, testId }: { title: string; body: ReactNode; children?: ReactNode; testId: string }) {
   return (
     <div className="splash">
       {/* Spanish first, but whoever sets Titular up may read English better: the switch is here too. */}
@@ -34,7 +34,15 @@ function GateCard({ title, body, children, testId }: { title: string; body: Reac
 }
 
 export function StartupScreen({ status }: { status: StartupStatusDto }) {
-  return status.phase === 'locked' ? <UnlockForm status={status} /> : <SetupForm status={status} />;
+  if (status.phase !== 'locked') return <SetupForm status={status} />;
+  return status.protection === 'passphrase' ? <UnlockForm status={status} /> : <HostProtectionUnavailable status={status} />;
+}
+
+/** A vault the computer protects (its keychain, a key file) that cannot be opened now: no passphrase helps, so none is asked. */
+function HostProtectionUnavailable({ status }: { status: StartupStatusDto }) {
+  const { m } = useI18n();
+  const body = status.protection === 'os' ? m.startup.keychainUnavailable : m.startup.keyFileUnavailable;
+  return <GateCard title={m.startup.lockedTitle} body={tpl(body, { org: status.organization ?? m.app.name })} testId="startup-host-protection" />;
 }
 
 function UnlockForm({ status }: { status: StartupStatusDto }) {
