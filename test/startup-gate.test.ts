@@ -143,6 +143,19 @@ describe('a passphrase vault at start', () => {
     expect(g.tryAutomatic()).not.toBeNull();
     expect(g.status().phase).toBe('ready');
   });
+
+  it('tries TITULAR_PASSPHRASE once, at start, then forgets it', () => {
+    // A gate started on an empty directory keeps no copy of the start passphrase: once the directory
+    // is set up (here by another gate), the right passphrase no longer opens it unasked.
+    const dir = tempDir();
+    const early = gate(dir, { passphrase: PASSPHRASE });
+    expect(early.tryAutomatic()).toBeNull();
+    dispatchStartup(gate(dir), 'startup.setup', { ...setupInput, passphrase: PASSPHRASE });
+    for (const t of opened.splice(0)) t.close();
+    expect(early.tryAutomatic()).toBeNull();
+    expect(early.status().phase).toBe('locked');
+    expect(gate(dir, { passphrase: PASSPHRASE }).tryAutomatic()).not.toBeNull();
+  });
 });
 
 describe('a vault the host protects, when that protection is not available now', () => {

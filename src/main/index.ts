@@ -135,6 +135,8 @@ async function start(): Promise<void> {
       });
   });
   gate.tryAutomatic();
+  // Tried once; the gate has let go of it too, so the process keeps no copy a lock could not drop.
+  delete process.env.TITULAR_PASSPHRASE;
   createWindow();
 }
 

@@ -42,8 +42,16 @@ export interface SetupInput {
 export class StartupGate {
   #titular: Titular | null = null;
   readonly #listeners: ((titular: Titular) => void)[] = [];
+  /** TITULAR_PASSPHRASE: tried once at start (tryAutomatic), then forgotten, like a typed one. */
+  #startPassphrase: string | undefined;
 
-  constructor(private readonly options: StartupGateOptions) {}
+  private readonly options: Omit<StartupGateOptions, 'passphrase'>;
+
+  constructor(options: StartupGateOptions) {
+    const { passphrase, ...rest } = options;
+    this.options = rest;
+    this.#startPassphrase = passphrase;
+  }
 
   get titular(): Titular | null {
     return this.#titular;
@@ -80,14 +88,12 @@ export class StartupGate {
    */
   tryAutomatic(): Titular | null {
     if (this.#titular) return this.#titular;
+    const passphrase = this.#startPassphrase;
+    this.#startPassphrase = undefined;
     const peek = this.#peek();
     if (!peek.vault || !peek.organization) return null;
     const provider =
-      peek.vault === 'passphrase'
-        ? this.options.passphrase
-          ? passphraseProvider(this.options.passphrase)
-          : null
-        : this.options.automaticProvider(peek.vault);
+      peek.vault === 'passphrase' ? (passphrase ? passphraseProvider(passphrase) : null) : this.options.automaticProvider(peek.vault);
     if (!provider) return null;
     try {
       return this.#open(provider);
@@ -154,7 +160,7 @@ export class StartupGate {
   }
 
   #open(provider: MasterKeyProvider, announce = true): Titular {
-    const { automaticProvider: _a, newVaultProvider: _n, passphrase: _p, ...rest } = this.options;
+    const { automaticProvider: _a, newVaultProvider: _n, ...rest } = this.options;
     const titular = openTitular({ ...rest, keyProvider: () => provider });
     if (announce) this.#ready(titular);
     return titular;
