@@ -337,6 +337,15 @@ describe('titular CLI', () => {
     expect(entries).toHaveLength(2);
     for (const entry of entries) historyEntrySchema.parse(entry);
     expect(statSync(out).mode & 0o077).toBe(0);
+    // The bulk export's name for the same option, and -o, write the same file; both names at once are refused.
+    for (const flag of ['--out', '-o']) {
+      const aliasFile = path.join(work, `history${flag}.json`);
+      expect((await cli(d('history', 'export', '--format', 'json', '--status', 'SUCCESS', flag, aliasFile))).code, flag).toBe(0);
+      expect(readFileSync(aliasFile, 'utf8')).toBe(readFileSync(out, 'utf8'));
+    }
+    const both = await cli(d('history', 'export', '--format', 'json', '--output', out, '--out', out));
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--out and --output are the same option: give it once');
 
     // --json with the CSV itself on stdout: refused; a directory as the file: said by name.
     const jsonCsv = await cli(d('history', 'export', '--format', 'csv', '--json'));

@@ -243,6 +243,10 @@ describe('titular bulk', () => {
     expect(langAlone.code).toBe(2);
     expect(langAlone.stderr).toContain('--lang goes with --export OUT.csv');
 
+    // --output (the history export's name for it) writes the same file as --out.
+    const viaOutput = path.join(path.dirname(dataDir), 'lote-output.csv');
+    await ok(dataDir, ['bulk', 'export', jobId, '--output', viaOutput]);
+    expect(readFileSync(viaOutput, 'utf8')).toBe(csv);
     // --json with the CSV on stdout would put two documents in one stream: refused.
     const jsonOnStdout = await cli(dataDir, ['bulk', 'export', jobId, '--json']);
     expect(jsonOnStdout.code).toBe(2);

@@ -127,6 +127,23 @@ export function stringOption(values: OptionValues, name: string): string | undef
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * The exports' file option, under either name: `history export` documents `--output`, `bulk export`
+ * `--out`, and each takes the other's too (and `-o`), since people type the one they used last.
+ * Both at once is a usage error rather than a guess.
+ */
+export function outputFileOption(values: OptionValues, command: string): string | undefined {
+  const out = stringOption(values, 'out');
+  const output = stringOption(values, 'output');
+  if (out !== undefined && output !== undefined) throw new UsageError('--out and --output are the same option: give it once', command);
+  return out ?? output;
+}
+
+/** The option specs behind outputFileOption (`-o` is the short form of the documented name). */
+export function outputFileOptions(documented: 'out' | 'output'): OptionSpecs {
+  return documented === 'out' ? { out: { type: 'string', short: 'o' }, output: { type: 'string' } } : { output: { type: 'string', short: 'o' }, out: { type: 'string' } };
+}
+
 export function requiredString(values: OptionValues, name: string, command: string): string {
   const value = stringOption(values, name);
   if (value === undefined || value.trim() === '') throw new UsageError(`Missing required option --${name} for ${command}`, command);

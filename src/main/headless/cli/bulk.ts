@@ -12,7 +12,7 @@ import type { BulkRunResult } from '../../core/bulk/bulk-runner';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../core/bulk/bulk-runner';
 import { BULK_CSV_COLUMNS } from '../../core/bulk/bulk-export';
 import { BulkAlreadyCompleted } from '../../core/bulk/bulk-service';
-import { UsageError, booleanOption, oneOf, stringOption, wholeNumber } from './args';
+import { UsageError, booleanOption, oneOf, outputFileOption, outputFileOptions, stringOption, wholeNumber } from './args';
 import { CliError, userByEmail, type CommandSpec, type SessionContext } from './context';
 import { ProgressReporter, count, progressText } from './bulk-progress-bar';
 import { readInputText } from './input-file';
@@ -297,10 +297,10 @@ export const bulkCommands: CommandSpec[] = [
     details: [
       `Columns: ${BULK_CSV_COLUMNS.join(',')}`,
       'status is SUCCESS, ERROR (code PA011 not found, PA006), INVALID (never looked up) or PENDING.',
-      '--out FILE   write to FILE (created 0600) instead of stdout',
+      '--out FILE   write to FILE (created 0600) instead of stdout (also -o, --output)',
       '--lang es|en for a spreadsheet: Spanish (";", dd/mm/aaaa, Spanish words and messages) or English',
     ],
-    options: { out: { type: 'string', short: 'o' }, ...LANG_OPTION },
+    options: { ...outputFileOptions('out'), ...LANG_OPTION },
     maxArgs: 1,
     access: 'user',
     async run(ctx) {
@@ -308,7 +308,7 @@ export const bulkCommands: CommandSpec[] = [
       if (id === undefined) throw new UsageError('Missing JOB_ID: titular bulk export JOB_ID', ctx.command);
       const dialect = exportDialect(ctx);
       const job = ctx.titular.bulk.visibleTo(ctx.actor, id);
-      const outFile = stringOption(ctx.values, 'out');
+      const outFile = outputFileOption(ctx.values, ctx.command);
       if (outFile === undefined || outFile === '-') {
         refuseJsonWithCsvOnStdout(ctx.out.json, ctx.command, '--out');
         await writeToStdout(ctx, job.id, dialect);

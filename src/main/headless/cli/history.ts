@@ -10,7 +10,7 @@ import { INTERCHANGE } from '../../core/export/csv-dialect';
 import { LANG_HELP, LANG_OPTION, exportDialect } from './export-lang';
 import { historyQuerySchema, type HistoryEntry } from '../../../shared/api/history';
 import { lookupStatusSchema, sourceSchema } from '../../../shared/api/common';
-import { UsageError, oneOf, requiredString, stringOption } from './args';
+import { UsageError, oneOf, outputFileOption, outputFileOptions, requiredString, stringOption } from './args';
 import { CliError, databaseFile, type CommandSpec } from './context';
 import { exportTarget, refuseJsonWithCsvOnStdout } from './export-target';
 
@@ -137,7 +137,7 @@ export const historyCommands: CommandSpec[] = [
       '--source WEB|API|BULK',
       '--environment live|sandbox    default live',
       '--product cbu|informes        default cbu',
-      '--output FILE                 write to FILE (created 0600) instead of stdout',
+      '--output FILE                 write to FILE (created 0600) instead of stdout (also -o, --out)',
       '',
       'Entries are exported newest first.',
     ],
@@ -149,7 +149,7 @@ export const historyCommands: CommandSpec[] = [
       source: { type: 'string' },
       environment: { type: 'string' },
       product: { type: 'string' },
-      output: { type: 'string', short: 'o' },
+      ...outputFileOptions('output'),
       ...LANG_OPTION,
     },
     access: 'user',
@@ -177,7 +177,7 @@ export const historyCommands: CommandSpec[] = [
       }
       const { page: _page, per_page: _perPage, ...filter } = parsed.data;
 
-      const outputFile = stringOption(ctx.values, 'output');
+      const outputFile = outputFileOption(ctx.values, command);
       const toFile = outputFile !== undefined && outputFile !== '-';
       if (!toFile && format === 'csv') refuseJsonWithCsvOnStdout(ctx.out.json, command, '--output');
       const target = toFile ? exportTarget(outputFile) : null;
