@@ -58,6 +58,9 @@ describe('where the data is, and how durably it is written', () => {
     if (process.platform === 'linux') {
       expect(resolveDataDir(undefined, { XDG_DATA_HOME: '/home/ana/.data' })).toBe('/home/ana/.data/titular');
       expect(resolveDataDir(undefined, {})).toBe(path.join(os.homedir(), '.local', 'share', 'titular'));
+      // An empty or relative XDG_DATA_HOME is ignored (XDG Base Directory rules), not joined to the working directory.
+      expect(resolveDataDir(undefined, { XDG_DATA_HOME: '' })).toBe(path.join(os.homedir(), '.local', 'share', 'titular'));
+      expect(resolveDataDir(undefined, { XDG_DATA_HOME: 'datos' })).toBe(path.join(os.homedir(), '.local', 'share', 'titular'));
     }
   });
 

@@ -170,6 +170,16 @@ describe('a vault the host protects, when that protection is not available now',
     expect(refused.message).toMatch(/not protected by a passphrase but by a key file/);
     expect(g.titular).toBeNull();
   });
+
+  it('a key file gone missing: locked with that reason, as the desktop and the browser mode offer it', () => {
+    const dir = tempDir();
+    dispatchStartup(gate(dir, { keychain: true }), 'startup.setup', setupInput);
+    for (const t of opened.splice(0)) t.close();
+    rmSync(path.join(dir, 'master.key'));
+    const g = gate(dir, { keychain: true }); // the key file's provider is offered, but the file is gone
+    expect(g.tryAutomatic()).toBeNull();
+    expect(g.status()).toEqual({ phase: 'locked', protection: 'keyfile', passphraseRequired: false, organization: 'Acme Cobranzas' });
+  });
 });
 
 describe('a key-file vault at start', () => {

@@ -4,8 +4,9 @@
 // API, answers the IPC contract, and shows one locked-down window. Everything it composes is tested
 // headless (src/main/headless, test/ and e2e/).
 import { app, BrowserWindow, dialog, session, shell, systemPreferences } from 'electron';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { openTitular, type Titular } from './core/titular';
+import { DATABASE_FILE, openTitular, type Titular } from './core/titular';
 import { buildHttpApi } from './core/http/server';
 import { UI_CSP } from './core/http/static-ui';
 import { osKeychainAvailable, safeStorageProvider } from './electron/safe-storage-provider';
@@ -23,13 +24,19 @@ import { desktopUserId } from './core/users/desktop-user';
 
 // Development means `electron-vite dev`, which serves the renderer and says where: DevTools and the
 // dev server only then. (`app.isPackaged` is false for every unpackaged run, `npm start` included.)
+// A packaged app never: an environment variable must not turn DevTools on, or point the trusted
+// window at whatever answers on a local port.
 const devServer = process.env.ELECTRON_RENDERER_URL ?? null;
-const isDev = devServer !== null && new URL(devServer).hostname === 'localhost';
+const isDev = !app.isPackaged && devServer !== null && URL.canParse(devServer) && new URL(devServer).hostname === 'localhost';
 const rendererDir = path.join(__dirname, '../renderer');
 /** How long quitting waits for the API's requests in flight (a remote lookup can take a minute). */
 const API_STOP_LIMIT_MS = 5_000;
+/** A renderer that keeps dying is not reloaded forever: at most this many reloads a minute. */
+const RENDERER_RELOADS_PER_MINUTE = 3;
 
 let titular: Titular | null = null;
+/** Set once quitting has begun: a second quit (another Cmd+Q, a logout) waits for the first. */
+let quitting = false;
 let stopApi: (() => Promise<void>) | null = null;
 let idleTimer: NodeJS.Timeout | null = null;
 
@@ -48,8 +55,6 @@ if (!app.requestSingleInstanceLock()) {
     if (window) {
       if (window.isMinimized()) window.restore();
       window.focus();
-    } else if (app.isReady() && titular) {
-      createWindow();
     }
   });
   app.whenReady().then(start).catch((error: unknown) => {
@@ -95,7 +100,7 @@ async function start(): Promise<void> {
 
   // The same directory as `titular` and `titular serve` (TITULAR_DATA_DIR, else the platform's data
   // folder): what one sets up, the others open. TITULAR_SYNCHRONOUS=FULL applies here too.
-  const dataDir = resolveDataDir(undefined, process.env);
+  const dataDir = desktopDataDir();
   const gate = new StartupGate({
     dataDir,
     synchronous: parseSynchronous(process.env.TITULAR_SYNCHRONOUS) ?? 'NORMAL',
@@ -138,6 +143,19 @@ async function start(): Promise<void> {
   // Tried once; the gate has let go of it too, so the process keeps no copy a lock could not drop.
   delete process.env.TITULAR_PASSPHRASE;
   createWindow();
+}
+
+/**
+ * The shared data directory (core/data-dir.ts), unless TITULAR_DATA_DIR is not set, that one holds no
+ * database yet and the folder the desktop used before the rule was shared (`<userData>/data`: on
+ * Linux `~/.config/titular/data`; on macOS and Windows it is the same folder) holds one: an existing
+ * installation keeps its data.
+ */
+function desktopDataDir(): string {
+  const shared = resolveDataDir(undefined, process.env);
+  if (process.env.TITULAR_DATA_DIR) return shared;
+  const earlier = path.join(app.getPath('userData'), 'data');
+  return !existsSync(path.join(shared, DATABASE_FILE)) && existsSync(path.join(earlier, DATABASE_FILE)) ? earlier : shared;
 }
 
 /**
@@ -196,9 +214,20 @@ function createWindow(): void {
     },
   });
   window.once('ready-to-show', () => window.show());
-  // A renderer that crashed or was killed would leave a blank window: load the app again.
+  // A renderer that crashed or was killed would leave a blank window: load the app again, a few
+  // times a minute at most; one that keeps dying is reported and the app closes.
+  const reloads: number[] = [];
   window.webContents.on('render-process-gone', (_event, details) => {
-    if (details.reason !== 'clean-exit' && !window.isDestroyed()) window.webContents.reload();
+    if (details.reason === 'clean-exit' || window.isDestroyed()) return;
+    const now = Date.now();
+    while (reloads.length > 0 && now - reloads[0]! > 60_000) reloads.shift();
+    if (reloads.length < RENDERER_RELOADS_PER_MINUTE) {
+      reloads.push(now);
+      window.webContents.reload();
+      return;
+    }
+    dialog.showErrorBox('Titular', `La ventana de Titular se cerró varias veces seguidas (${details.reason}). Titular se va a cerrar; tus datos están guardados.`);
+    app.quit();
   });
   // No navigation away from the app and no new windows; https links open in the system browser.
   window.webContents.on('will-navigate', (event) => event.preventDefault());
@@ -223,8 +252,13 @@ app.on('window-all-closed', () => app.quit());
 // committed, vault locked, database closed). Whatever fails or hangs there, the process still ends:
 // one left running without a window would hold the single-instance lock and swallow every relaunch.
 app.on('will-quit', (event) => {
+  if (quitting) {
+    event.preventDefault();
+    return;
+  }
   if (!titular) return;
   event.preventDefault();
+  quitting = true;
   const closing = titular;
   titular = null;
   if (idleTimer) clearTimeout(idleTimer);

@@ -3,18 +3,25 @@
 import os from 'node:os';
 import path from 'node:path';
 
-/** `--data-dir`, else TITULAR_DATA_DIR, else the user's data folder for this platform. */
+/**
+ * `--data-dir`, else TITULAR_DATA_DIR, else the user's data folder for this platform. On macOS and
+ * Windows that is the `data` folder inside the app's own folder (where the desktop app, named
+ * `titular`, also keeps its window's profile: those file systems ignore case), on Linux
+ * `$XDG_DATA_HOME/titular`. An empty or relative XDG_DATA_HOME or APPDATA is ignored, as the XDG
+ * rules say, rather than making the data directory relative to wherever the command runs.
+ */
 export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   if (flag) return path.resolve(flag);
   if (env.TITULAR_DATA_DIR) return path.resolve(env.TITULAR_DATA_DIR);
   const home = os.homedir();
+  const absolute = (value: string | undefined) => (value && path.isAbsolute(value) ? value : undefined);
   switch (process.platform) {
     case 'darwin':
-      return path.join(home, 'Library', 'Application Support', 'Titular');
+      return path.join(home, 'Library', 'Application Support', 'Titular', 'data');
     case 'win32':
-      return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Titular');
+      return path.join(absolute(env.APPDATA) ?? path.join(home, 'AppData', 'Roaming'), 'Titular', 'data');
     default:
-      return path.join(env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'titular');
+      return path.join(absolute(env.XDG_DATA_HOME) ?? path.join(home, '.local', 'share'), 'titular');
   }
 }
 

@@ -3,6 +3,7 @@
 // a script were ever injected), and its origin names no folder the IPC and permission checks could
 // trust. The scheme serves only the built renderer's files (renderer-file.ts), each with the CSP.
 import { net, protocol } from 'electron';
+import { statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { APP_SCHEME, rendererFile } from './renderer-file';
 
@@ -15,10 +16,14 @@ export function registerAppScheme(): void {
 export function serveRenderer(rendererDir: string, contentSecurityPolicy: string): void {
   protocol.handle(APP_SCHEME, async (request) => {
     const file = rendererFile(rendererDir, request.url);
-    if (!file) return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
+    // Files only: a folder would get Chromium's directory listing, a missing file a network error.
+    if (!file || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
+      return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain', 'X-Content-Type-Options': 'nosniff' } });
+    }
     const response = await net.fetch(pathToFileURL(file).href);
     const headers = new Headers(response.headers);
     headers.set('Content-Security-Policy', contentSecurityPolicy);
+    headers.set('X-Content-Type-Options', 'nosniff');
     return new Response(response.body, { status: response.status, headers });
   });
 }

@@ -1,5 +1,5 @@
 // ipcMain side of the contract: one handler per channel. Each call is accepted only from the app's
-// own top frame (file:// page of this app), its input is parsed by the contract (in dispatch), and
+// own top frame (its pages under app://titular/), its input is parsed by the contract (in dispatch), and
 // errors cross as `{ ok: false, error }` without stack traces. Until the startup gate is open only
 // the `startup.*` channels answer; everything else says the app is locked.
 import { ipcMain, type IpcMainInvokeEvent } from 'electron';
@@ -19,7 +19,7 @@ import { maskKeys } from '../core/keys/secrets';
  */
 const POLLING_CHANNELS: ReadonlySet<ChannelName> = new Set<ChannelName>(['bulk.get', 'bulk.list']);
 
-/** `trustedPrefixes`: URLs of the folders of the app's own pages (its file:// folder; the dev server in development). */
+/** `trustedPrefixes`: URLs of the folders of the app's own pages (`app://titular/`; the dev server in development). */
 export function registerIpc(
   gate: StartupGate,
   session: (titular: Titular) => IpcSession,

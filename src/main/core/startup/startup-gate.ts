@@ -98,8 +98,10 @@ export class StartupGate {
     try {
       return this.#open(provider);
     } catch (error) {
-      // A wrong TITULAR_PASSPHRASE leaves the gate locked: the user can still type the right one.
-      if (error instanceof VaultUnlockError && peek.vault === 'passphrase') return null;
+      // A wrong TITULAR_PASSPHRASE leaves the gate locked: the user can still type the right one. A
+      // key file that is missing, damaged or another vault's leaves it locked too, and the screen says
+      // what to restore (status: protection 'keyfile', no passphrase asked) instead of the app dying.
+      if (error instanceof VaultUnlockError) return null;
       throw error;
     }
   }
