@@ -82,7 +82,7 @@ async function start(): Promise<void> {
   const appFrame = trustedSender(trusted);
   // Deny every permission (camera, notifications, geolocation...) but one: the app's own pages may
   // write to the clipboard (the copy buttons: a key shown once, a CBU), which Chromium asks about.
-  // Judged by the requesting page's full URL: a file:// page's origin ("file://") names no folder.
+  // Judged by the requesting page's URL and frame, as the IPC sender check judges a call.
   const allowed = (permission: string, url: string | undefined, mainFrame: boolean) =>
     permission === 'clipboard-sanitized-write' && appFrame(url ?? '', mainFrame);
   session.defaultSession.setPermissionRequestHandler((_wc, permission, callback, details) =>
@@ -146,10 +146,9 @@ async function start(): Promise<void> {
 }
 
 /**
- * The shared data directory (core/data-dir.ts), unless TITULAR_DATA_DIR is not set, that one holds no
- * database yet and the folder the desktop used before the rule was shared (`<userData>/data`: on
- * Linux `~/.config/titular/data`; on macOS and Windows it is the same folder) holds one: an existing
- * installation keeps its data.
+ * The shared data directory (core/data-dir.ts). Without TITULAR_DATA_DIR, a desktop that set up its
+ * data before the directory was shared, in `<userData>/data` (`~/.config/titular/data` on Linux; on
+ * macOS and Windows that is the shared folder itself), keeps it while the shared one holds no database.
  */
 function desktopDataDir(): string {
   const shared = resolveDataDir(undefined, process.env);

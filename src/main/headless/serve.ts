@@ -24,7 +24,7 @@ const USAGE = `Usage: npm run serve -- [--port N] [--data-dir DIR] [--synchronou
   --synchronous NORMAL|FULL  FULL answers only once the writes are on disk (or TITULAR_SYNCHRONOUS)
   --log                    one line per request on stdout (never keys or bodies)
   --ui                     also serve the desktop UI to a browser (prints its session link)
-  --user EMAIL             with --ui: the session's user (default: the first admin)
+  --user EMAIL             with --ui: the session's user (default: the desktop's, the first admin unless chosen)
   -V, --version            print the version`;
 
 /** A bad command line: exit 2 with the usage, as the CLI does. */
