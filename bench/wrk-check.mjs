@@ -1,0 +1,160 @@
+// A cross-check of the durable ratio with another load generator: `node bench/wrk-check.mjs [--rounds 3
+// --duration 6 --connections 50]`. `npm run bench` drives its runs with autocannon, a Node program that
+// costs about as much CPU per request as the bare route itself and shares the machine's two cores with
+// the server; `wrk` (C; Debian: `apt-get install wrk`) costs a few µs. If the ratio were an artifact of
+// the generator, it would move here.
+//
+// Seeds a data directory through the CLI (1,000 directory accounts, two live keys, credits enough),
+// then alternates, `--rounds` times: the bare Fastify route (bench/baseline-server.mjs, a body of a
+// lookup answer's size) and `out/main/serve.js --synchronous FULL`, each loaded by wrk with the same
+// requests (GET /api/v1/lookup over the 1,000 CBUs; each wrk thread holds one key, as a client does).
+// Reports requests/s, p50/p99, the server's main-thread CPU per request and each durable run's ratio
+// to the mean of the baseline runs around it, in bench/results/wrk-check.json. 127.0.0.1 only; every
+// run is bounded by --duration.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ensureBuilt } from './build.mjs';
+import { directoryCsv } from './directory-fixture.mjs';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SERVE = path.join(ROOT, 'out/main/serve.js');
+const CLI = path.join(ROOT, 'out/main/cli.js');
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '6' },
+    connections: { type: 'string', default: '50' },
+  },
+});
+const rounds = Math.max(1, Math.min(Number(values.rounds) || 3, 9));
+const duration = Math.max(2, Math.min(Number(values.duration) || 6, 60));
+const connections = Math.max(2, Math.min(Number(values.connections) || 50, 200));
+const THREADS = 2;
+
+if (spawnSync('wrk', ['--version']).error) {
+  process.stderr.write('wrk is not installed (Debian: apt-get install wrk); nothing measured.\n');
+  process.exit(1);
+}
+ensureBuilt();
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'titular-wrk-'));
+const cli = (...args) => execFileSync(process.execPath, [CLI, ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TITULAR_PASSPHRASE: '' } });
+cli('init', '--org', 'Bench', '--admin-name', 'Bench', '--admin-email', 'bench@titular.test');
+const keys = Array.from({ length: THREADS }, () => JSON.parse(cli('keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--rate-limit', '10000', '--json')).key);
+cli('credits', 'add', '--product', 'cbu', '--amount', '100000000');
+const { csv, numbers } = directoryCsv(1000);
+writeFileSync(path.join(dataDir, 'directory.csv'), csv);
+cli('directory', 'import', path.join(dataDir, 'directory.csv'));
+
+// wrk's script: every request precomputed per thread (thread i sends keys[i]), a JSON line at the end.
+const script = path.join(dataDir, 'lookups.lua');
+writeFileSync(
+  script,
+  `local keys = {${keys.map((k) => JSON.stringify(k)).join(',')}}
+local numbers = {${numbers.map((n) => JSON.stringify(n)).join(',')}}
+local threads, requests, next = 0, {}, 0
+function setup(thread) threads = threads + 1; thread:set("id", threads) end
+function init(args)
+  local key = keys[(wrk.thread:get("id") - 1) % #keys + 1]
+  for i, n in ipairs(numbers) do
+    requests[i] = wrk.format("GET", "/api/v1/lookup?identifier=" .. n .. "&type=cbu", { ["Authorization"] = "Bearer " .. key })
+  end
+  next = math.random(#requests)
+end
+function request() next = next % #requests + 1; return requests[next] end
+function done(summary, latency)
+  io.write(string.format('RESULT {"requests":%d,"micros":%d,"non2xx":%d,"errors":%d,"p50Ms":%.2f,"p99Ms":%.2f}\\n',
+    summary.requests, summary.duration, summary.errors.status,
+    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000))
+end
+`,
+);
+
+function start(args) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TITULAR_PASSPHRASE: '' } });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`${args[0]} did not start within 30 s`))), 30_000);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolve({ child, url });
+      }
+    });
+  });
+}
+
+function stop({ child }) {
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
+/** utime + stime of a process's main thread, in µs (clock ticks of 10 ms). */
+function mainThreadCpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+function wrk(url, seconds) {
+  const run = spawnSync('wrk', [`-t${THREADS}`, `-c${connections}`, `-d${seconds}s`, '--timeout', '5s', '-s', script, url], { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
+  const line = /RESULT (\{.*\})/.exec(run.stdout ?? '')?.[1];
+  if (!line) throw new Error(`wrk gave no result:\n${run.stdout}\n${run.stderr}`);
+  return JSON.parse(line);
+}
+
+async function measure(name, args) {
+  const server = await start(args);
+  try {
+    wrk(server.url, 1); // warm-up: JIT, caches, the WAL's first pages
+    const before = mainThreadCpuMicros(server.child.pid);
+    const result = wrk(server.url, duration);
+    const cpu = mainThreadCpuMicros(server.child.pid) - before;
+    const requestsPerSecond = Math.round(result.requests / (result.micros / 1e6));
+    const run = { name, requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, non2xx: result.non2xx, errors: result.errors, mainThreadCpuMicrosPerRequest: Math.round((cpu / result.requests) * 10) / 10 };
+    process.stdout.write(`${name.padEnd(24)} ${String(requestsPerSecond).padStart(6)} req/s  p50 ${run.p50Ms} ms  p99 ${run.p99Ms} ms  main thread ${run.mainThreadCpuMicrosPerRequest} µs/req${run.non2xx || run.errors ? `  non-2xx ${run.non2xx} errors ${run.errors}` : ''}\n`);
+    return run;
+  } finally {
+    await stop(server);
+  }
+}
+
+// One lookup answer's size, for the baseline's body.
+const sizing = await start([SERVE, '--port', '0', '--data-dir', dataDir]);
+const answer = await fetch(`${sizing.url}/api/v1/lookup?identifier=${numbers[0]}&type=cbu`, { headers: { authorization: `Bearer ${keys[0]}` } }).then((r) => r.text());
+await stop(sizing);
+const responseBytes = Buffer.byteLength(answer);
+
+const baseline = [path.join(ROOT, 'bench/baseline-server.mjs'), String(responseBytes)];
+const durable = [SERVE, '--port', '0', '--data-dir', dataDir, '--synchronous', 'FULL'];
+const runs = [await measure('baseline #1', baseline)];
+const durableRuns = [];
+for (let round = 1; round <= rounds; round++) {
+  const run = await measure(`lookups FULL #${round}`, durable);
+  const after = await measure(`baseline #${round + 1}`, baseline);
+  const around = (runs.at(-1).requestsPerSecond + after.requestsPerSecond) / 2;
+  run.ratio = Math.round((run.requestsPerSecond / around) * 1000) / 1000;
+  durableRuns.push(run);
+  runs.push(run, after);
+}
+rmSync(dataDir, { recursive: true, force: true });
+
+const ratios = durableRuns.map((r) => r.ratio).sort((a, b) => a - b);
+const report = {
+  date: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, node: process.version, loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100) },
+  settings: { generator: spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0].trim(), threads: THREADS, connections, durationSeconds: duration, rounds, responseBytes },
+  medianDurableRatio: ratios[Math.floor(ratios.length / 2)],
+  durableRatioRange: [ratios[0], ratios.at(-1)],
+  runs,
+};
+writeFileSync(path.join(ROOT, 'bench/results/wrk-check.json'), `${JSON.stringify(report, null, 2)}\n`);
+process.stdout.write(`durable ratio with wrk: median ${report.medianDurableRatio} (${ratios.join(', ')}); bench/results/wrk-check.json\n`);
