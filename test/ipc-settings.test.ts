@@ -34,6 +34,8 @@ describe('settings.get / settings.update', () => {
       apiPort: 8787,
       listeningPort: 8787,
       autoLockMinutes: 15,
+      dataDir: f.dataDir,
+      vaultProtection: 'keyfile',
       resolvers: { cbu: 'directory', informes: 'directory' },
       remote: { baseUrl: null, timeoutMs: 5000, hasUpstreamKey: false, state: 'closed', lastError: null },
     });

@@ -20,6 +20,7 @@ import { BulkService } from './bulk/bulk-service';
 import { resolverSet } from './lookup/resolver-set';
 import { VaultSecrets } from './vault/vault-secrets';
 import { unlockVault, vaultProviderKind, type Vault } from './vault/vault';
+import { backupDataDir, type BackupResult } from './backup/backup';
 import { Settings } from './settings/settings';
 import type { MasterKeyProvider, MasterKeyProviderKind } from './vault/master-key-provider';
 
@@ -65,6 +66,11 @@ export interface Titular {
   /** Bulk lookup jobs (source BULK): create/resume, run, pause, cancel, export. */
   bulk: BulkService;
   commits: CommitQueue;
+  /**
+   * A consistent copy of the data directory into `destination` (a new or empty folder), taken while
+   * Titular runs; audited as `data.backup_made` for `actor` (backup/backup.ts).
+   */
+  backup(destination: string, actor: { orgId: string; userId: string }): BackupResult;
   /** Commits queued writes, locks the vault and closes the database. Idempotent. */
   close(): void;
 }
@@ -101,6 +107,7 @@ export function openTitular(options: TitularOptions): Titular {
   if (!unlocked) throw new Error('the vault was not unlocked');
   let vault: Vault = unlocked;
   const { db, sqlite } = database;
+  const { dataDir } = options;
   const audit = new AuditLog(db);
   const ledger = new Ledger(db, sqlite, audit);
   const history = new History(sqlite);
@@ -159,6 +166,21 @@ export function openTitular(options: TitularOptions): Titular {
     lookups,
     bulk,
     commits,
+    backup(destination, actor) {
+      // What the group commit has queued goes in first: the copy holds every answer sent before it.
+      commits.flush();
+      const protection = vaultProviderKind(db);
+      if (!protection) throw new Error('the vault has no protection recorded');
+      const result = backupDataDir({ sqlite, dataDir, databaseFile: DATABASE_FILE, protection, destination });
+      audit.record({
+        orgId: actor.orgId,
+        actorUserId: actor.userId,
+        action: 'data.backup_made',
+        targetType: 'data',
+        details: { directory: result.directory, files: result.files.map((f) => f.name) },
+      });
+      return result;
+    },
     close() {
       if (closed) return;
       closed = true;

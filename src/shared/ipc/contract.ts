@@ -84,6 +84,9 @@ export const appSettingsSchema = z.object({
   /** The port the running API listens on (a changed apiPort applies at the next start). */
   listeningPort: z.number().int().nullable(),
   autoLockMinutes: z.number().int(),
+  /** Where this Titular keeps its data (what `titular backup` copies) and what protects its vault. */
+  dataDir: z.string(),
+  vaultProtection: z.enum(['passphrase', 'keyfile', 'os']),
   resolvers: z.object({ cbu: resolverModeSchema, informes: resolverModeSchema }),
   remote: z.object({
     baseUrl: z.string().nullable(),

@@ -4,6 +4,7 @@
 import type { Titular } from '../titular';
 import type { User } from '../users/users';
 import { invalidParameter } from '../errors';
+import { vaultProviderKind } from '../vault/vault';
 import { deleteUpstreamKey, normalizeBaseUrl, remoteBaseUrlProblem, setUpstreamKey as storeUpstreamKey } from '../resolvers/remote-config';
 import type { AppSettings, ChannelInput } from '../../../shared/ipc/contract';
 
@@ -19,6 +20,8 @@ export function readSettings(titular: Titular, host: SettingsHost): AppSettings 
     apiPort: settings.get('api.port'),
     listeningPort: host.listeningPort ?? null,
     autoLockMinutes: settings.get('vault.autoLockMinutes'),
+    dataDir: titular.dataDir,
+    vaultProtection: protectionOf(titular),
     resolvers: { cbu: settings.get('resolver.cbu'), informes: settings.get('resolver.informes') },
     remote: {
       baseUrl: settings.get('remote.baseUrl'),
@@ -28,6 +31,13 @@ export function readSettings(titular: Titular, host: SettingsHost): AppSettings 
       lastError: remote.lastError ? { message: remote.lastError.message, at: remote.lastError.at } : null,
     },
   };
+}
+
+/** An open Titular always has its vault; a database without one is no state to show a screen for. */
+function protectionOf(titular: Titular): AppSettings['vaultProtection'] {
+  const kind = vaultProviderKind(titular.db);
+  if (!kind) throw new Error('the open data directory has no vault');
+  return kind;
 }
 
 export function updateSettings(titular: Titular, user: User, input: ChannelInput<'settings.update'>, host: SettingsHost): AppSettings {

@@ -8,6 +8,7 @@ import { creditImportCommands } from './directory-credit';
 import { historyCommands } from './history';
 import { bulkCommands } from './bulk';
 import { remoteCommands } from './remote';
+import { backupCommands } from './backup';
 import type { CommandSpec } from './context';
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -20,6 +21,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   ...historyCommands,
   ...bulkCommands,
   ...remoteCommands,
+  ...backupCommands,
 ];
 
 export function findCommand(name: string): CommandSpec | undefined {

@@ -442,6 +442,7 @@ export const en: Messages = {
       'directory.credit_reports_imported': 'Imported credit reports',
       'vault.locked': 'Locked the vault',
       'vault.unlocked': 'Unlocked the vault',
+      'data.backup_made': 'Made a backup',
     },
     roleChange: '{from} → {to}',
     purchase: '{amount} of {product}',
@@ -538,5 +539,20 @@ export const en: Messages = {
     invalidTimeout: 'Enter 100 to 60000 ms.',
     remoteNeedsUrl: 'To use the remote API, enter its base URL.',
     remoteNeedsKey: 'The remote API has no key yet: lookups sent there will fail until you set it (below).',
+    dataTitle: 'Data and backups',
+    dataBody: "Titular keeps its database (lookups, credits, encrypted keys) in this folder and, depending on the protection, the vault's key.",
+    dataDir: 'Data folder',
+    dataDirCopy: "Copy the data folder's path",
+    protection: {
+      passphrase: 'Vault protected by a passphrase',
+      keyfile: 'Vault protected by a key file (master.key) in this folder',
+      os: "Vault protected by this computer's keychain",
+    },
+    backupHint: 'For a consistent copy, even with Titular open, run in a terminal',
+    backupNote: {
+      passphrase: 'The copy opens with the same passphrase.',
+      keyfile: 'The copy includes master.key: keep it as private as this folder.',
+      os: 'The keys stored in the copy can be revealed on this computer only; lookups and credits read anywhere.',
+    },
   },
 };

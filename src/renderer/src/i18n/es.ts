@@ -447,6 +447,7 @@ export const es = {
       'directory.credit_reports_imported': 'Importó informes crediticios',
       'vault.locked': 'Bloqueó la bóveda',
       'vault.unlocked': 'Desbloqueó la bóveda',
+      'data.backup_made': 'Hizo una copia de seguridad',
     },
     roleChange: '{from} → {to}',
     purchase: '{amount} de {product}',
@@ -544,6 +545,21 @@ export const es = {
     invalidTimeout: 'Ingresá de 100 a 60000 ms.',
     remoteNeedsUrl: 'Para usar la API remota, cargá su URL base.',
     remoteNeedsKey: 'La API remota todavía no tiene clave: las consultas que vayan ahí van a fallar hasta que la cargues (abajo).',
+    dataTitle: 'Datos y copias de seguridad',
+    dataBody: 'Titular guarda en esta carpeta la base de datos (consultas, créditos, claves cifradas) y, según la protección, la llave de la bóveda.',
+    dataDir: 'Carpeta de datos',
+    dataDirCopy: 'Copiar la ruta de la carpeta de datos',
+    protection: {
+      passphrase: 'Bóveda protegida por una frase de acceso',
+      keyfile: 'Bóveda protegida por un archivo de clave (master.key) en esta carpeta',
+      os: 'Bóveda protegida por el llavero de esta computadora',
+    },
+    backupHint: 'Para una copia coherente, aun con Titular abierto, usá en una terminal',
+    backupNote: {
+      passphrase: 'La copia se abre con la misma frase de acceso.',
+      keyfile: 'La copia incluye master.key: guardala tan protegida como esta carpeta.',
+      os: 'Las claves guardadas en la copia solo se pueden revelar en esta computadora; consultas y créditos se leen en cualquiera.',
+    },
   },
 };
 

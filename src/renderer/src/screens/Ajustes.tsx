@@ -10,6 +10,7 @@ import { Badge, Card, ErrorBanner, PageHeader, Skeleton, Spinner } from '../comp
 import { useToast } from '../components/Toast';
 import { IconAlert, IconKey, IconShield } from '../components/Icons';
 import { serverMessage } from '../lib/errors';
+import { CopyButton } from '../components/CopyButton';
 
 type Mode = AppSettings['resolvers']['cbu'];
 const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
@@ -191,6 +192,8 @@ function SettingsForm({ current }: { current: AppSettings }) {
             <UpstreamKeyField hasKey={current.remote.hasUpstreamKey} />
           </div>
         </Card>
+
+        <DataCard dataDir={current.dataDir} protection={current.vaultProtection} />
       </div>
       <div className="settings-actions">
         {update.isError ? <ErrorBanner error={update.error} testId="settings-error" /> : null}
@@ -257,5 +260,31 @@ function UpstreamKeyField({ hasKey }: { hasKey: boolean }) {
       </div>
       {setKey.isError ? <ErrorBanner error={setKey.error} testId="settings-upstream-error" /> : null}
     </div>
+  );
+}
+
+/** Where the data is and how to copy it: `titular backup` takes a consistent copy while Titular runs. */
+function DataCard({ dataDir, protection }: { dataDir: string; protection: AppSettings['vaultProtection'] }) {
+  const { m } = useI18n();
+  return (
+    <Card title={m.settings.dataTitle} subtitle={m.settings.dataBody}>
+      <div className="form-stack">
+        <div className="field">
+          <span className="field-label">{m.settings.dataDir}</span>
+          <div className="settings-path">
+            <code className="mono small" data-testid="settings-data-dir">
+              {dataDir}
+            </code>
+            <CopyButton value={dataDir} label={m.settings.dataDirCopy} testId="settings-data-dir-copy" />
+          </div>
+        </div>
+        <p className="small" data-testid="settings-vault-protection" data-protection={protection}>
+          <IconShield size={12} /> {m.settings.protection[protection]}
+        </p>
+        <p className="field-hint" data-testid="settings-backup-hint">
+          {m.settings.backupHint} <code className="mono">titular backup CARPETA</code>. {m.settings.backupNote[protection]}
+        </p>
+      </div>
+    </Card>
   );
 }
