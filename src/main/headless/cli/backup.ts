@@ -9,6 +9,10 @@ const PROTECTION_NOTE = {
   os: 'The copy\'s vault is sealed by this computer\'s keychain: elsewhere its stored API keys cannot be revealed (the ledger and history read as usual).',
 } as const;
 
+function size(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
 export const backupCommands: CommandSpec[] = [
   {
     name: 'backup',
@@ -33,7 +37,7 @@ export const backupCommands: CommandSpec[] = [
         ctx.out.data(result);
         return;
       }
-      const files = result.files.map((f) => `${f.name} (${(f.bytes / 1024 / 1024).toFixed(1)} MB)`).join(', ');
+      const files = result.files.map((f) => `${f.name} (${size(f.bytes)})`).join(', ');
       ctx.out.line(`Backed up to ${result.directory}: ${files}.`);
       ctx.out.line(PROTECTION_NOTE[result.protection]);
       ctx.out.line(`Open it with --data-dir ${result.directory}; restore it by putting it in place of the data directory while Titular is closed.`);
