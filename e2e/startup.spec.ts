@@ -178,7 +178,7 @@ test('Ajustes: the admin changes auto-lock and the resolvers, and stores a remot
   // Where the data is, what protects it, and how to copy it while Titular runs.
   await expect(page.getByTestId('settings-data-dir')).toHaveText(dataDir);
   await expect(page.getByTestId('settings-vault-protection')).toHaveAttribute('data-protection', 'passphrase');
-  await expect(page.getByTestId('settings-backup-hint')).toContainText('titular backup CARPETA');
+  await expect(page.getByTestId('settings-backup-hint')).toContainText(`titular backup --data-dir "${dataDir}" CARPETA`);
   await expect(page.getByTestId('settings-backup-hint')).toContainText('misma frase de acceso');
   await page.locator('.main').evaluate((el) => el.scrollTo({ top: 0 }));
   await shoot(page, 'ajustes');

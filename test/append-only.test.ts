@@ -45,6 +45,9 @@ const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 
 /** Makes the core's connection refuse any UPDATE or DELETE of the append-only tables (this connection only). */
 function forbidRewrites(sqlite: Database.Database): void {
+  // An INSERT OR REPLACE deletes the row it replaces without firing DELETE triggers unless recursive
+  // triggers are on: on, so a replacement is caught like any other rewrite.
+  sqlite.pragma('recursive_triggers = ON');
   for (const table of APPEND_ONLY) {
     for (const event of ['UPDATE', 'DELETE']) {
       sqlite.exec(
@@ -334,6 +337,8 @@ describe('invariant 3: credit_ledger, lookups and audit_log are append-only, wit
       const { id } = sqlite().prepare(`SELECT id FROM ${table} ORDER BY id LIMIT 1`).get() as { id: string };
       expect(() => sqlite().prepare(`UPDATE ${table} SET created_at = created_at + 1 WHERE id = ?`).run(id)).toThrow(`${table} is append-only`);
       expect(() => sqlite().prepare(`DELETE FROM ${table} WHERE id = ?`).run(id)).toThrow(`${table} is append-only`);
+      // A replacement of the row under its own id: SQLite deletes it first, which the trigger sees.
+      expect(() => sqlite().prepare(`INSERT OR REPLACE INTO ${table} SELECT * FROM ${table} WHERE id = ?`).run(id)).toThrow(`${table} is append-only`);
     }
     expect(snapshot(sqlite())).toEqual(before);
   });

@@ -1,7 +1,7 @@
 // Who the desktop (Electron, and the browser mode without --user) is signed in as: the first admin,
 // chosen once and kept, so that an admin who demotes themselves stays themselves (now an operator)
 // rather than the desktop becoming the next admin. Also where every entry keeps its data.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openTitular, type Titular } from '../src/main/core/titular';
 import { headlessKeyProvider } from '../src/main/headless/config';
 import { desktopUserId } from '../src/main/core/users/desktop-user';
-import { parseSynchronous, resolveDataDir } from '../src/main/core/data-dir';
+import { earlierIfOnlyThere, parseSynchronous, resolveDataDir } from '../src/main/core/data-dir';
 import { uuidv7 } from '../src/main/core/db/ids';
 
 const MIGRATIONS = path.join(fileURLToPath(new URL('..', import.meta.url)), 'drizzle');
@@ -62,6 +62,19 @@ describe('where the data is, and how durably it is written', () => {
       expect(resolveDataDir(undefined, { XDG_DATA_HOME: '' })).toBe(path.join(os.homedir(), '.local', 'share', 'titular'));
       expect(resolveDataDir(undefined, { XDG_DATA_HOME: 'datos' })).toBe(path.join(os.homedir(), '.local', 'share', 'titular'));
     }
+  });
+
+  it('a database only in the folder an earlier version used is still found there; one in the current folder wins', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'titular-earlier-'));
+    dirs.push(root);
+    const current = path.join(root, 'Titular', 'data');
+    const earlier = path.join(root, 'Titular');
+    mkdirSync(current, { recursive: true });
+    expect(earlierIfOnlyThere(current, earlier)).toBe(current); // nothing anywhere: the current folder
+    writeFileSync(path.join(earlier, 'titular.db'), '');
+    expect(earlierIfOnlyThere(current, earlier)).toBe(earlier);
+    writeFileSync(path.join(current, 'titular.db'), '');
+    expect(earlierIfOnlyThere(current, earlier)).toBe(current);
   });
 
   it('TITULAR_SYNCHRONOUS: NORMAL by default (also when empty), FULL in any case, anything else refused (null)', () => {

@@ -55,8 +55,9 @@ const setupInput = { organization: 'Acme Cobranzas', adminName: 'Ada Admin', adm
 
 describe('first run', () => {
   it('asks for setup, and for a passphrase where the computer has no keychain', () => {
-    const g = gate(tempDir());
-    expect(dispatchStartup(g, 'startup.status', {})).toEqual({ phase: 'setup', protection: null, passphraseRequired: true, organization: null });
+    const dir = tempDir();
+    const g = gate(dir);
+    expect(dispatchStartup(g, 'startup.status', {})).toEqual({ phase: 'setup', protection: null, passphraseRequired: true, organization: null, dataDir: dir });
     expect(gate(tempDir(), { keychain: true }).status()).toMatchObject({ phase: 'setup', passphraseRequired: false });
   });
 
@@ -115,7 +116,7 @@ describe('a passphrase vault at start', () => {
     const dir = initialized();
     const g = gate(dir);
     expect(g.tryAutomatic()).toBeNull();
-    expect(dispatchStartup(g, 'startup.status', {})).toEqual({ phase: 'locked', protection: 'passphrase', passphraseRequired: true, organization: 'Acme Cobranzas' });
+    expect(dispatchStartup(g, 'startup.status', {})).toEqual({ phase: 'locked', protection: 'passphrase', passphraseRequired: true, organization: 'Acme Cobranzas', dataDir: dir });
     const before = readFileSync(path.join(dir, 'titular.db'));
     expectError(() => dispatchStartup(g, 'startup.unlock', { passphrase: 'otra frase cualquiera' }), 401, 'UNAUTHORIZED');
     expectError(() => dispatchStartup(g, 'startup.unlock', { passphrase: 'corta' }), 401, 'UNAUTHORIZED');
@@ -165,7 +166,7 @@ describe('a vault the host protects, when that protection is not available now',
     for (const t of opened.splice(0)) t.close();
     const g = gate(dir); // the key file's provider (standing for the keychain) is not offered
     expect(g.tryAutomatic()).toBeNull();
-    expect(dispatchStartup(g, 'startup.status', {})).toEqual({ phase: 'locked', protection: 'keyfile', passphraseRequired: false, organization: 'Acme Cobranzas' });
+    expect(dispatchStartup(g, 'startup.status', {})).toEqual({ phase: 'locked', protection: 'keyfile', passphraseRequired: false, organization: 'Acme Cobranzas', dataDir: dir });
     const refused = expectError(() => dispatchStartup(g, 'startup.unlock', { passphrase: PASSPHRASE }), 409, 'INVALID_PARAMETER');
     expect(refused.message).toMatch(/not protected by a passphrase but by a key file/);
     expect(g.titular).toBeNull();
@@ -178,7 +179,7 @@ describe('a vault the host protects, when that protection is not available now',
     rmSync(path.join(dir, 'master.key'));
     const g = gate(dir, { keychain: true }); // the key file's provider is offered, but the file is gone
     expect(g.tryAutomatic()).toBeNull();
-    expect(g.status()).toEqual({ phase: 'locked', protection: 'keyfile', passphraseRequired: false, organization: 'Acme Cobranzas' });
+    expect(g.status()).toEqual({ phase: 'locked', protection: 'keyfile', passphraseRequired: false, organization: 'Acme Cobranzas', dataDir: dir });
   });
 });
 

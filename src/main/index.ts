@@ -4,9 +4,8 @@
 // API, answers the IPC contract, and shows one locked-down window. Everything it composes is tested
 // headless (src/main/headless, test/ and e2e/).
 import { app, BrowserWindow, dialog, session, shell, systemPreferences } from 'electron';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DATABASE_FILE, openTitular, type Titular } from './core/titular';
+import type { Titular } from './core/titular';
 import { buildHttpApi } from './core/http/server';
 import { UI_CSP } from './core/http/static-ui';
 import { osKeychainAvailable, safeStorageProvider } from './electron/safe-storage-provider';
@@ -19,7 +18,7 @@ import { registerIpc } from './electron/ipc';
 import { trustedSender } from './electron/trusted-sender';
 import { registerAppScheme, serveRenderer } from './electron/app-protocol';
 import { APP_ORIGIN } from './electron/renderer-file';
-import { parseSynchronous, resolveDataDir } from './core/data-dir';
+import { earlierIfOnlyThere, parseSynchronous, resolveDataDir } from './core/data-dir';
 import { desktopUserId } from './core/users/desktop-user';
 
 // Development means `electron-vite dev`, which serves the renderer and says where: DevTools and the
@@ -101,9 +100,13 @@ async function start(): Promise<void> {
   // The same directory as `titular` and `titular serve` (TITULAR_DATA_DIR, else the platform's data
   // folder): what one sets up, the others open. TITULAR_SYNCHRONOUS=FULL applies here too.
   const dataDir = desktopDataDir();
+  // As serve and the CLI do, a value it does not know is refused (the start-up error box), not taken
+  // for NORMAL: whoever set it believes answers wait for the disk.
+  const synchronous = parseSynchronous(process.env.TITULAR_SYNCHRONOUS);
+  if (!synchronous) throw new Error(`TITULAR_SYNCHRONOUS debe ser NORMAL o FULL, no ${process.env.TITULAR_SYNCHRONOUS}`);
   const gate = new StartupGate({
     dataDir,
-    synchronous: parseSynchronous(process.env.TITULAR_SYNCHRONOUS) ?? 'NORMAL',
+    synchronous,
     migrationsFolder: app.isPackaged ? path.join(process.resourcesPath, 'drizzle') : path.join(app.getAppPath(), 'drizzle'),
     // Only for development and scripted starts; people type the passphrase in the unlock screen.
     passphrase: process.env.TITULAR_PASSPHRASE,
@@ -153,8 +156,7 @@ async function start(): Promise<void> {
 function desktopDataDir(): string {
   const shared = resolveDataDir(undefined, process.env);
   if (process.env.TITULAR_DATA_DIR) return shared;
-  const earlier = path.join(app.getPath('userData'), 'data');
-  return !existsSync(path.join(shared, DATABASE_FILE)) && existsSync(path.join(earlier, DATABASE_FILE)) ? earlier : shared;
+  return earlierIfOnlyThere(shared, path.join(app.getPath('userData'), 'data'));
 }
 
 /**

@@ -1,5 +1,6 @@
 // Where Titular keeps its data directory, and how durably it writes there. One rule for the desktop
 // app, `titular serve` and the CLI, so that a directory set up with one is the one the others open.
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -16,13 +17,26 @@ export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv 
   const home = os.homedir();
   const absolute = (value: string | undefined) => (value && path.isAbsolute(value) ? value : undefined);
   switch (process.platform) {
-    case 'darwin':
-      return path.join(home, 'Library', 'Application Support', 'Titular', 'data');
-    case 'win32':
-      return path.join(absolute(env.APPDATA) ?? path.join(home, 'AppData', 'Roaming'), 'Titular', 'data');
+    case 'darwin': {
+      const app = path.join(home, 'Library', 'Application Support', 'Titular');
+      return earlierIfOnlyThere(path.join(app, 'data'), app);
+    }
+    case 'win32': {
+      const app = path.join(absolute(env.APPDATA) ?? path.join(home, 'AppData', 'Roaming'), 'Titular');
+      return earlierIfOnlyThere(path.join(app, 'data'), app);
+    }
     default:
       return path.join(absolute(env.XDG_DATA_HOME) ?? path.join(home, '.local', 'share'), 'titular');
   }
+}
+
+/**
+ * `current`, unless only `earlier` (where an earlier version of the same rule kept the data: the app's
+ * folder itself on macOS and Windows) holds a database: data set up there keeps being found.
+ */
+export function earlierIfOnlyThere(current: string, earlier: string): string {
+  const holdsData = (dir: string) => existsSync(path.join(dir, 'titular.db'));
+  return !holdsData(current) && holdsData(earlier) ? earlier : current;
 }
 
 /**

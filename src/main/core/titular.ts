@@ -19,7 +19,7 @@ import { LookupService } from './lookup/lookup-service';
 import { BulkService } from './bulk/bulk-service';
 import { resolverSet } from './lookup/resolver-set';
 import { VaultSecrets } from './vault/vault-secrets';
-import { unlockVault, vaultProviderKind, type Vault } from './vault/vault';
+import { unlockVault, vaultProviderKind, Vault } from './vault/vault';
 import { backupDataDir, type BackupResult } from './backup/backup';
 import { Settings } from './settings/settings';
 import type { MasterKeyProvider, MasterKeyProviderKind } from './vault/master-key-provider';
@@ -36,6 +36,12 @@ export interface TitularOptions {
   remote?: RemoteResolverOptions;
   /** With FULL: replaces the WAL's fdatasync (tests decide when a flush ends). */
   syncWal?: WalSync;
+  /**
+   * Opens an existing vault locked, without asking `keyProvider` for its secret: for work that reads
+   * no secret (a backup copies the vault still sealed). Nothing that needs the key works until
+   * unlockVault().
+   */
+  vaultLocked?: boolean;
 }
 
 export interface Titular {
@@ -89,6 +95,8 @@ export function openTitular(options: TitularOptions): Titular {
     // A first run asks for the new vault's protection before the database file exists, so that a
     // refusal (a passphrase too short) leaves nothing behind. Deleting a refused first run's file
     // instead could delete it under another process initializing the same directory at once.
+    const vaultLocked = options.vaultLocked === true;
+    if (vaultLocked && !existsSync(file)) throw new Error(`No Titular data in ${options.dataDir}`);
     const firstRunProvider = existsSync(file) ? null : keyProvider!(null);
     database = openDatabase({
       file,
@@ -97,6 +105,11 @@ export function openTitular(options: TitularOptions): Titular {
       // A wrong secret throws here, before anything is written.
       beforeMigrate: (db) => {
         const kind = vaultProviderKind(db);
+        if (vaultLocked) {
+          if (kind === null) throw new Error('This data directory has no vault yet');
+          unlocked = new Vault(null);
+          return;
+        }
         const provider = firstRunProvider && (kind === null || kind === firstRunProvider.kind) ? firstRunProvider : keyProvider!(kind);
         unlocked = unlockVault(db, provider);
       },

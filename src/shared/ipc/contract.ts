@@ -73,6 +73,8 @@ export const startupStatusSchema = z.object({
   protection: z.enum(['passphrase', 'keyfile', 'os']).nullable(),
   passphraseRequired: z.boolean(),
   organization: z.string().nullable(),
+  /** The data directory (what a missing key file is restored into). */
+  dataDir: z.string(),
 });
 export type StartupStatusDto = z.infer<typeof startupStatusSchema>;
 

@@ -4,7 +4,7 @@
 // the last commit before it began). The vault's key file is copied beside it when the vault has one.
 // The copy is a data directory of its own: `--data-dir` opens it as it is, and putting it in place of
 // the data directory, Titular closed, restores it.
-import { chmodSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, constants, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { stateRefusal } from '../errors';
@@ -27,25 +27,70 @@ export function backupDataDir(options: {
   destination: string;
 }): BackupResult {
   const directory = path.resolve(options.destination);
-  if (directory === path.resolve(options.dataDir)) throw stateRefusal('A backup cannot go into the data directory itself: choose another folder');
+  const dataDir = path.resolve(options.dataDir);
+  const inside = path.relative(dataDir, directory);
+  if (inside === '' || (!inside.startsWith('..') && !path.isAbsolute(inside))) {
+    throw stateRefusal('A backup cannot go into the data directory or a folder inside it: choose a folder elsewhere');
+  }
+  const database = path.join(directory, options.databaseFile);
+  const keyFile = path.join(directory, KEY_FILE);
+  // Written under these names and renamed when whole, the key first and the database last: a folder
+  // that holds `titular.db` holds a complete backup. An interrupted one leaves only these behind, and
+  // the next attempt into the same folder clears them.
+  const partials = [`${database}${PARTIAL}`, `${keyFile}${PARTIAL}`];
+  let created = false;
   if (existsSync(directory)) {
     if (!statSync(directory).isDirectory()) throw stateRefusal(`${directory} exists and is not a folder: choose a new folder for the backup`);
-    if (readdirSync(directory).length > 0) throw stateRefusal(`${directory} is not empty: choose a new or empty folder, so that no earlier backup is mixed in`);
+    const leftovers = new Set(partials.map((file) => path.basename(file)));
+    if (readdirSync(directory).some((name) => !leftovers.has(name))) {
+      throw stateRefusal(`${directory} is not empty: choose a new or empty folder, so that no earlier backup is mixed in`);
+    }
+    for (const file of partials) rmSync(file, { force: true });
+  } else {
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    created = true;
   }
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
   chmodSync(directory, 0o700);
 
-  // VACUUM INTO writes into an empty file: made first, owner-only, so the copy is never readable by others.
-  const database = path.join(directory, options.databaseFile);
-  closeSync(openSync(database, 'wx', 0o600));
-  options.sqlite.prepare('VACUUM INTO ?').run(database);
-  const files = [{ name: options.databaseFile, bytes: statSync(database).size }];
-
-  if (options.protection === 'keyfile') {
-    const keyFile = path.join(directory, KEY_FILE);
-    copyFileSync(path.join(options.dataDir, KEY_FILE), keyFile, constants.COPYFILE_EXCL);
-    chmodSync(keyFile, 0o600);
-    files.push({ name: KEY_FILE, bytes: statSync(keyFile).size });
+  try {
+    // VACUUM INTO writes into an empty file: made first, owner-only, so the copy is never readable by others.
+    const [partialDatabase, partialKey] = partials as [string, string];
+    closeSync(openSync(partialDatabase, 'wx', 0o600));
+    options.sqlite.prepare('VACUUM INTO ?').run(partialDatabase);
+    if (options.protection === 'keyfile') {
+      copyFileSync(path.join(dataDir, KEY_FILE), partialKey, constants.COPYFILE_EXCL);
+      chmodSync(partialKey, 0o600);
+      syncFile(partialKey);
+      renameSync(partialKey, keyFile);
+    }
+    renameSync(partialDatabase, database);
+    syncFolder(directory);
+  } catch (error) {
+    for (const file of [...partials, keyFile, database]) rmSync(file, { force: true });
+    if (created) rmSync(directory, { recursive: true, force: true });
+    throw error;
   }
+  const files = [{ name: options.databaseFile, bytes: statSync(database).size }];
+  if (options.protection === 'keyfile') files.push({ name: KEY_FILE, bytes: statSync(keyFile).size });
   return { directory, files, protection: options.protection };
+}
+
+const PARTIAL = '.partial';
+
+function syncFile(file: string): void {
+  const fd = openSync(file, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The renames on disk too; a folder cannot be opened for this on Windows, where NTFS journals them itself. */
+function syncFolder(directory: string): void {
+  try {
+    syncFile(directory);
+  } catch {
+    // not supported here: the files themselves are on disk
+  }
 }

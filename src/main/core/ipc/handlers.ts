@@ -187,6 +187,7 @@ const handlers: { [C in Channel]: Handler<C> } = {
     protection: vaultProviderKind(titular.db),
     passphraseRequired: false,
     organization: titular.users.organization()?.name ?? null,
+    dataDir: titular.dataDir,
   }),
   'startup.unlock': () => {
     throw new TitularError(409, 'INVALID_PARAMETER', 'Titular is already unlocked');

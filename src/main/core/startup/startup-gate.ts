@@ -2,7 +2,9 @@
 // The gate holds that first moment for the desktop (Electron) and the headless browser mode:
 //   setup   no organization yet: create it, its first admin and the vault (a passphrase, or the
 //           host's own protection: the OS keychain in Electron, a key file headless);
-//   locked  a passphrase vault and no passphrase given: the user types it;
+//   locked  a passphrase vault and no passphrase given: the user types it; or a vault the host
+//           protects (keychain, key file) whose protection cannot be used now: the screen says what
+//           to restore, and asks for nothing;
 //   ready   the core is open.
 // The state is read without migrating or writing anything, so a wrong passphrase changes nothing.
 import { openTitular, type Titular, type TitularOptions } from '../titular';
@@ -21,6 +23,8 @@ export interface StartupStatus {
   /** Setup: whether the host has no protection of its own, so a passphrase must be chosen. */
   passphraseRequired: boolean;
   organization: string | null;
+  /** The data directory (what a missing key file is restored into). */
+  dataDir: string;
 }
 
 export interface StartupGateOptions extends Omit<TitularOptions, 'keyProvider'> {
@@ -66,7 +70,7 @@ export class StartupGate {
   status(): StartupStatus {
     if (this.#titular) {
       const org = this.#titular.users.organization();
-      return { phase: 'ready', protection: this.#peek().vault, passphraseRequired: false, organization: org?.name ?? null };
+      return { phase: 'ready', protection: this.#peek().vault, passphraseRequired: false, organization: org?.name ?? null, dataDir: this.options.dataDir };
     }
     const peek = this.#peek();
     if (!peek.vault || !peek.organization) {
@@ -75,11 +79,12 @@ export class StartupGate {
         protection: peek.vault,
         passphraseRequired: peek.vault ? peek.vault === 'passphrase' : this.options.newVaultProvider() === null,
         organization: peek.organization,
+        dataDir: this.options.dataDir,
       };
     }
     // Locked with a host's protection (the keychain, a key file) that cannot be used now: no passphrase
     // opens it, and the screen says so instead of asking for one.
-    return { phase: 'locked', protection: peek.vault, passphraseRequired: peek.vault === 'passphrase', organization: peek.organization };
+    return { phase: 'locked', protection: peek.vault, passphraseRequired: peek.vault === 'passphrase', organization: peek.organization, dataDir: this.options.dataDir };
   }
 
   /**

@@ -21,7 +21,8 @@ export class VaultLockedError extends TitularError {
 export class Vault {
   #dataKey: Buffer | null;
 
-  constructor(dataKey: Buffer) {
+  /** `null`: a vault opened locked, for work that needs no secret (a backup copies it still sealed). */
+  constructor(dataKey: Buffer | null) {
     this.#dataKey = dataKey;
   }
 

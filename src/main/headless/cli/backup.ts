@@ -10,7 +10,8 @@ const PROTECTION_NOTE = {
 } as const;
 
 function size(bytes: number): string {
-  return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1024) return `${bytes} bytes`;
+  return bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 export const backupCommands: CommandSpec[] = [
@@ -29,6 +30,8 @@ export const backupCommands: CommandSpec[] = [
     options: {},
     maxArgs: 1,
     access: 'admin',
+    // The copy is of the sealed vault: no passphrase or keychain is needed to take it.
+    vault: 'locked',
     run(ctx) {
       const folder = ctx.args[0];
       if (folder === undefined) throw new UsageError('Missing FOLDER: titular backup FOLDER', ctx.command);

@@ -54,14 +54,20 @@ interface CommandInfo {
 /** `setup` commands open the data directory themselves (init); the others get a session. */
 export type CommandSpec =
   | (CommandInfo & { access: 'setup'; run(ctx: BaseContext): Promise<number | void> | number | void })
-  | (CommandInfo & { access: 'user' | 'admin'; run(ctx: SessionContext): Promise<number | void> | number | void });
+  | (CommandInfo & {
+      access: 'user' | 'admin';
+      /** 'locked': the command reads no secret, so the vault is opened locked and never asks for one (backup). */
+      vault?: 'locked';
+      run(ctx: SessionContext): Promise<number | void> | number | void;
+    });
 
 export function databaseFile(dataDir: string): string {
   return path.join(dataDir, DATABASE_FILE);
 }
 
-export function openCore(dataDir: string, env: NodeJS.ProcessEnv): Titular {
+export function openCore(dataDir: string, env: NodeJS.ProcessEnv, vaultLocked = false): Titular {
   return openTitular({
+    vaultLocked,
     dataDir,
     keyProvider: headlessKeyProvider(dataDir, env),
     // Checked before any command runs (run.ts): a value other than NORMAL or FULL never gets here.
@@ -73,13 +79,13 @@ export function openCore(dataDir: string, env: NodeJS.ProcessEnv): Titular {
  * Opens an initialized data directory and resolves who is acting. Never creates a database: a
  * command other than `init` on an empty directory fails without writing anything.
  */
-export function openSession(base: BaseContext, access: 'user' | 'admin', asEmail: string | undefined): SessionContext {
+export function openSession(base: BaseContext, access: 'user' | 'admin', asEmail: string | undefined, vaultLocked = false): SessionContext {
   // No organization yet (no database, or one a failed first run left): opening it would create its
   // vault, fixing its protection before `init` chose it.
   if (peekDataDir(base.dataDir).organization === null) {
     throw new CliError(`No Titular data in ${base.dataDir}: run \`titular init\` first, or pass --data-dir`);
   }
-  const titular = openCore(base.dataDir, base.env);
+  const titular = openCore(base.dataDir, base.env, vaultLocked);
   try {
     const org = titular.users.requireOrganization();
     const actor = resolveActor(titular, org, asEmail);

@@ -97,7 +97,7 @@ export async function runCli(argv: readonly string[], io: RunOptions): Promise<n
       signal: (spec.interruptible ? io.interruptSignal?.() : undefined) ?? new AbortController().signal,
     };
     if (spec.access === 'setup') return (await spec.run(base)) ?? EXIT_OK;
-    const session = openSession(base, spec.access, asEmail);
+    const session = openSession(base, spec.access, asEmail, spec.vault === 'locked');
     try {
       return (await spec.run(session)) ?? EXIT_OK;
     } finally {

@@ -496,7 +496,7 @@ export const en: Messages = {
     lockedTitle: 'Titular is locked',
     lockedBody: 'Enter the vault passphrase of {org} to open Titular.',
     keychainUnavailable: "The vault of {org} is protected by this computer's keychain, which is not available now. Open Titular from your usual session, with the keychain unlocked.",
-    keyFileUnavailable: 'The vault of {org} is protected by a key file (master.key) that Titular could not read. Restore it to the data folder from your backup and open Titular again.',
+    keyFileUnavailable: 'The vault of {org} is protected by a key file (master.key) that Titular could not read. Restore it from your backup into the data folder, {dir}, and open Titular again.',
     unlock: 'Unlock',
     unlocking: 'Unlocking…',
     checking: 'Getting Titular ready…',
@@ -548,7 +548,8 @@ export const en: Messages = {
       keyfile: 'Vault protected by a key file (master.key) in this folder',
       os: "Vault protected by this computer's keychain",
     },
-    backupHint: 'For a consistent copy, even with Titular open, run in a terminal',
+    backupHint: 'For a consistent copy, even with Titular open and without the passphrase or keychain, run in a terminal',
+    backupFolder: 'FOLDER',
     backupNote: {
       passphrase: 'The copy opens with the same passphrase.',
       keyfile: 'The copy includes master.key: keep it as private as this folder.',

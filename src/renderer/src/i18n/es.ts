@@ -501,7 +501,7 @@ export const es = {
     lockedTitle: 'Titular está bloqueado',
     lockedBody: 'Ingresá la frase de acceso de la bóveda de {org} para abrir Titular.',
     keychainUnavailable: 'La bóveda de {org} está protegida por el llavero de esta computadora, que ahora no está disponible. Abrí Titular desde tu sesión habitual, con el llavero desbloqueado.',
-    keyFileUnavailable: 'La bóveda de {org} está protegida por un archivo de clave (master.key) que Titular no pudo leer. Restauralo en la carpeta de datos desde tu copia de seguridad y volvé a abrir Titular.',
+    keyFileUnavailable: 'La bóveda de {org} está protegida por un archivo de clave (master.key) que Titular no pudo leer. Restauralo desde tu copia de seguridad en la carpeta de datos, {dir}, y volvé a abrir Titular.',
     unlock: 'Desbloquear',
     unlocking: 'Desbloqueando…',
     checking: 'Preparando Titular…',
@@ -554,7 +554,8 @@ export const es = {
       keyfile: 'Bóveda protegida por un archivo de clave (master.key) en esta carpeta',
       os: 'Bóveda protegida por el llavero de esta computadora',
     },
-    backupHint: 'Para una copia coherente, aun con Titular abierto, usá en una terminal',
+    backupHint: 'Para una copia coherente, aun con Titular abierto y sin la frase ni el llavero, usá en una terminal',
+    backupFolder: 'CARPETA',
     backupNote: {
       passphrase: 'La copia se abre con la misma frase de acceso.',
       keyfile: 'La copia incluye master.key: guardala tan protegida como esta carpeta.',

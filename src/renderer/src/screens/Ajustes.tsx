@@ -282,7 +282,7 @@ function DataCard({ dataDir, protection }: { dataDir: string; protection: AppSet
           <IconShield size={12} /> {m.settings.protection[protection]}
         </p>
         <p className="field-hint" data-testid="settings-backup-hint">
-          {m.settings.backupHint} <code className="mono">titular backup CARPETA</code>. {m.settings.backupNote[protection]}
+          {m.settings.backupHint} <code className="mono">{`titular backup --data-dir "${dataDir}" ${m.settings.backupFolder}`}</code>. {m.settings.backupNote[protection]}
         </p>
       </div>
     </Card>

@@ -42,7 +42,7 @@ export function StartupScreen({ status }: { status: StartupStatusDto }) {
 function HostProtectionUnavailable({ status }: { status: StartupStatusDto }) {
   const { m } = useI18n();
   const body = status.protection === 'os' ? m.startup.keychainUnavailable : m.startup.keyFileUnavailable;
-  return <GateCard title={m.startup.lockedTitle} body={tpl(body, { org: status.organization ?? m.app.name })} testId="startup-host-protection" />;
+  return <GateCard title={m.startup.lockedTitle} body={tpl(body, { org: status.organization ?? m.app.name, dir: status.dataDir })} testId="startup-host-protection" />;
 }
 
 function UnlockForm({ status }: { status: StartupStatusDto }) {
