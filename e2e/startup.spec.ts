@@ -4,7 +4,7 @@
 // the localhost API starts answering. Then the admin's Ajustes screen. Screenshots:
 // bienvenida.png, desbloqueo.png, ajustes.png.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -75,6 +75,7 @@ test.beforeAll(() => {
 test.afterAll(async () => {
   await stop(server);
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(`${dataDir}-copias`, { recursive: true, force: true });
 });
 
 test('first run: the setup screen creates the organization with a vault passphrase', async ({ page }) => {
@@ -180,6 +181,12 @@ test('Ajustes: the admin changes auto-lock and the resolvers, and stores a remot
   await expect(page.getByTestId('settings-vault-protection')).toHaveAttribute('data-protection', 'passphrase');
   await expect(page.getByTestId('settings-backup-hint')).toContainText(`titular backup --data-dir "${dataDir}" CARPETA`);
   await expect(page.getByTestId('settings-backup-hint')).toContainText('misma frase de acceso');
+  // A backup from the screen: a new folder beside the data directory, holding the database.
+  await page.getByTestId('settings-backup').click();
+  const made = page.getByTestId('settings-backup-folder');
+  await expect(made).toContainText(`${dataDir}-copias${path.sep}titular-`);
+  expect(readdirSync((await made.textContent())!.trim())).toEqual(['titular.db']);
+  expect(await wcagViolations(page)).toEqual([]);
   await page.locator('.main').evaluate((el) => el.scrollTo({ top: 0 }));
   await shoot(page, 'ajustes');
 });

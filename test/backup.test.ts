@@ -13,6 +13,9 @@ import { auth, createFixture, type Fixture } from './support/fixture';
 import { DIR, DIRECTORY_CSV } from './support/directory-data';
 import { checkHistoryCountInvariants, checkLedgerInvariants } from './support/invariants';
 import { runCli } from './support/processes';
+import { dispatch } from '../src/main/core/ipc/handlers';
+import type { ChannelOutput } from '../src/shared/ipc/contract';
+import { defaultBackupRoot, newBackupFolder } from '../src/main/core/backup/backup-folder';
 
 const TIMEOUT_MS = 60_000;
 let f: Fixture;
@@ -202,3 +205,23 @@ describe('titular backup of vaults it cannot unlock', () => {
     expect(count(path.join(dest, 'titular.db'), "SELECT COUNT(*) AS n FROM vault_meta WHERE provider = 'os'")).toBe(1);
   }, TIMEOUT_MS);
 });
+
+describe('a backup from the desktop (the data.backup channel)', () => {
+  it('admins get a new folder under the host\'s backup folder, named by the local time; operators are refused', async () => {
+    const root = folder('desktop-root');
+    const session = { userId: f.adminId, backupRoot: root };
+    const made = (await dispatch(f.titular, session, 'data.backup', {})) as ChannelOutput<'data.backup'>;
+    expect(path.dirname(made.directory)).toBe(root);
+    expect(path.basename(made.directory)).toMatch(/^titular-\d{4}-\d{2}-\d{2}-\d{6}$/);
+    expect(made).toMatchObject({ protection: 'keyfile', files: [{ name: 'titular.db' }, { name: 'master.key' }] });
+    expect(readdirSync(made.directory).sort()).toEqual(['master.key', 'titular.db']);
+    await expect(dispatch(f.titular, { userId: f.operatorId, backupRoot: root }, 'data.backup', {})).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    expect(readdirSync(root)).toEqual([path.basename(made.directory)]);
+  }, TIMEOUT_MS);
+
+  it('without a host folder, beside the data directory', () => {
+    expect(defaultBackupRoot('/home/ana/.local/share/titular')).toBe('/home/ana/.local/share/titular-copias');
+    expect(newBackupFolder('/r', new Date(2026, 10, 23, 9, 5, 7))).toBe(path.join('/r', 'titular-2026-11-23-090507'));
+  });
+});
+

@@ -169,10 +169,12 @@ describe('WAL restarts under sustained writes', () => {
   it('once the WAL holds the restart threshold, commits wait for a checkpoint and the WAL is written from its start again', { timeout: 60_000 }, async () => {
     const restarted = await sustainedWrites(300); // ~1.2 MB of WAL
     expect(restarted.rows).toBe(40_000);
-    // Control, the same writes never asking for a restart: the WAL only grows, past the 80 MB written.
+    // Control, the same writes never asking for a restart: the WAL grows to most of the 80 MB written
+    // (SQLite may still start it over once, when a checkpoint catches up between two commits: seen at
+    // 78 MB with the other test files' load on both cores).
     const grown = await sustainedWrites(1_000_000_000);
     expect(grown.rows).toBe(40_000);
-    expect(grown.largestWal).toBeGreaterThan(80_000_000);
+    expect(grown.largestWal).toBeGreaterThan(60_000_000);
     // Restarted at ~1.2 MB, plus what these very fast writes (~200 MB/s) add while the worker catches
     // up before it reports (a database fsync), while a report travels and while reports are ignored
     // after each hold (25-30 MB here): far below, and no longer growing with what is written.

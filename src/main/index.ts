@@ -123,6 +123,8 @@ async function start(): Promise<void> {
     unlockProvider: keyProvider(dataDir),
     confirmReveal,
     settingsHost: { listeningPort },
+    // Backups made from Ajustes: where people look for their files.
+    backupRoot: path.join(app.getPath('documents'), 'Titular copias de seguridad'),
   });
   registerIpc(gate, signedIn, trusted, () => titular && resetIdleTimer(titular));
 

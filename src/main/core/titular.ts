@@ -76,7 +76,7 @@ export interface Titular {
    * A consistent copy of the data directory into `destination` (a new or empty folder), taken while
    * Titular runs; audited as `data.backup_made` for `actor` (backup/backup.ts).
    */
-  backup(destination: string, actor: { orgId: string; userId: string }): BackupResult;
+  backup(destination: string, actor: { orgId: string; userId: string }): Promise<BackupResult>;
   /** Commits queued writes, locks the vault and closes the database. Idempotent. */
   close(): void;
 }
@@ -179,12 +179,12 @@ export function openTitular(options: TitularOptions): Titular {
     lookups,
     bulk,
     commits,
-    backup(destination, actor) {
+    async backup(destination, actor) {
       // What the group commit has queued goes in first: the copy holds every answer sent before it.
       commits.flush();
       const protection = vaultProviderKind(db);
       if (!protection) throw new Error('the vault has no protection recorded');
-      const result = backupDataDir({ sqlite, dataDir, databaseFile: DATABASE_FILE, protection, destination });
+      const result = await backupDataDir({ databasePath: sqlite.name, dataDir, databaseFile: DATABASE_FILE, protection, destination });
       audit.record({
         orgId: actor.orgId,
         actorUserId: actor.userId,

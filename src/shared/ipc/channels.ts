@@ -27,6 +27,7 @@ export const CHANNEL_NAMES = [
   'settings.get',
   'settings.update',
   'settings.setUpstreamKey',
+  'data.backup',
   'bulk.create',
   'bulk.list',
   'bulk.get',

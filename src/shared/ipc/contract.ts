@@ -102,6 +102,13 @@ export const appSettingsSchema = z.object({
 });
 export type AppSettings = z.infer<typeof appSettingsSchema>;
 
+/** A backup made: its folder, the files in it and what protects its vault. */
+export const backupResultSchema = z.object({
+  directory: z.string(),
+  files: z.array(z.object({ name: z.string(), bytes: z.number().int() })),
+  protection: z.enum(['passphrase', 'keyfile', 'os']),
+});
+
 export const appSettingsUpdateSchema = z
   .object({
     apiPort: z.number().int().min(1024).max(65535),
@@ -277,6 +284,12 @@ export const ipcContract = {
   'settings.setUpstreamKey': channel({
     input: z.object({ key: z.string().max(512) }),
     output: appSettingsSchema,
+    admin: true,
+  }),
+  /** A consistent copy of the data directory into a new folder under the host's backup folder (backup/backup.ts). */
+  'data.backup': channel({
+    input: z.object({}),
+    output: backupResultSchema,
     admin: true,
   }),
   ...bulkIpcContract,

@@ -1,16 +1,19 @@
 // A consistent copy of a data directory, taken while Titular runs. The database is copied by SQLite's
 // `VACUUM INTO`, which reads it in one read transaction: every charge with its history entry, nothing
 // half-written, while this and other processes keep writing (they are not held up; the copy shows
-// the last commit before it began). The vault's key file is copied beside it when the vault has one.
-// The copy is a data directory of its own: `--data-dir` opens it as it is, and putting it in place of
-// the data directory, Titular closed, restores it.
+// the last commit before it began). It runs on a worker thread with a read-only connection of its
+// own (database-copy.ts), so a large database does not stall the event loop that serves the API. The
+// vault's key file is copied beside it when the vault has one. The copy is a data directory of its
+// own: `--data-dir` opens it as it is, and putting it in place of the data directory, Titular
+// closed, restores it.
 import { chmodSync, closeSync, constants, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type Database from 'better-sqlite3';
 import { stateRefusal } from '../errors';
 import type { MasterKeyProviderKind } from '../vault/master-key-provider';
+import { copyDatabase } from './database-copy';
 
 export const KEY_FILE = 'master.key';
+const PARTIAL = '.partial';
 
 export interface BackupResult {
   directory: string;
@@ -19,13 +22,14 @@ export interface BackupResult {
   protection: MasterKeyProviderKind;
 }
 
-export function backupDataDir(options: {
-  sqlite: Database.Database;
+export async function backupDataDir(options: {
+  /** The database file to copy (the open connection's). */
+  databasePath: string;
   dataDir: string;
   databaseFile: string;
   protection: MasterKeyProviderKind;
   destination: string;
-}): BackupResult {
+}): Promise<BackupResult> {
   const directory = path.resolve(options.destination);
   const dataDir = path.resolve(options.dataDir);
   const inside = path.relative(dataDir, directory);
@@ -37,7 +41,9 @@ export function backupDataDir(options: {
   // Written under these names and renamed when whole, the key first and the database last: a folder
   // that holds `titular.db` holds a complete backup. An interrupted one leaves only these behind, and
   // the next attempt into the same folder clears them.
-  const partials = [`${database}${PARTIAL}`, `${keyFile}${PARTIAL}`];
+  const partialDatabase = `${database}${PARTIAL}`;
+  const partialKey = `${keyFile}${PARTIAL}`;
+  const partials = [partialDatabase, partialKey];
   let created = false;
   if (existsSync(directory)) {
     if (!statSync(directory).isDirectory()) throw stateRefusal(`${directory} exists and is not a folder: choose a new folder for the backup`);
@@ -54,9 +60,8 @@ export function backupDataDir(options: {
 
   try {
     // VACUUM INTO writes into an empty file: made first, owner-only, so the copy is never readable by others.
-    const [partialDatabase, partialKey] = partials as [string, string];
     closeSync(openSync(partialDatabase, 'wx', 0o600));
-    options.sqlite.prepare('VACUUM INTO ?').run(partialDatabase);
+    await copyDatabase(options.databasePath, partialDatabase);
     if (options.protection === 'keyfile') {
       copyFileSync(path.join(dataDir, KEY_FILE), partialKey, constants.COPYFILE_EXCL);
       chmodSync(partialKey, 0o600);
@@ -74,8 +79,6 @@ export function backupDataDir(options: {
   if (options.protection === 'keyfile') files.push({ name: KEY_FILE, bytes: statSync(keyFile).size });
   return { directory, files, protection: options.protection };
 }
-
-const PARTIAL = '.partial';
 
 function syncFile(file: string): void {
   const fd = openSync(file, 'r');

@@ -27,9 +27,8 @@
 // catches up (CATCH_UP_PASSES): that flush happens while commits go on, and the hold's checkpoint
 // has only the pages of the last few milliseconds to copy and flush (holds of 1–7 ms).
 import type Database from 'better-sqlite3';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { driverPath } from './driver-path';
 
 /** SQLite's default automatic checkpoint threshold (pages), restored when no worker runs. */
 const DEFAULT_AUTOCHECKPOINT = 1000;
@@ -210,32 +209,4 @@ function answer(entry: Running, result: CheckpointResult | null): void {
 /** Whether a worker checkpoints this connection's database now (for tests and diagnostics). */
 export function checkpointerRunning(sqlite: Database.Database): boolean {
   return running.has(sqlite);
-}
-
-let resolvedDriver: string | null | undefined;
-
-/** Where better-sqlite3 is, for the worker to load the same driver; null when it cannot be found. */
-function driverPath(): string | null {
-  if (resolvedDriver !== undefined) return resolvedDriver;
-  const bases: string[] = [];
-  // CommonJS bundle (out/main) or tsx: __filename; ESM (vitest): import.meta.url.
-  if (typeof __filename === 'string') bases.push(__filename);
-  try {
-    const url = import.meta.url;
-    if (url) bases.push(fileURLToPath(url));
-  } catch {
-    // No import.meta in this module format.
-  }
-  if (process.argv[1]) bases.push(process.argv[1]);
-  bases.push(`${process.cwd()}/noop.js`);
-  resolvedDriver = null;
-  for (const base of bases) {
-    try {
-      resolvedDriver = createRequire(base).resolve('better-sqlite3');
-      break;
-    } catch {
-      // Try the next base.
-    }
-  }
-  return resolvedDriver;
 }

@@ -3,6 +3,7 @@
 // the two transports cannot drift apart. Admin-only channels are refused for operators here, with
 // the user's role read fresh on every call (a demotion applies at once).
 import type { Titular } from '../titular';
+import { defaultBackupRoot, newBackupFolder } from '../backup/backup-folder';
 import { TitularError, invalidParameter } from '../errors';
 import { MAX_ACTIVE_KEYS } from '../keys/api-keys';
 import { historyCsvHeader, historyCsvRow } from '../history/history-csv';
@@ -33,6 +34,8 @@ export interface IpcSession {
   confirmReveal?: (keyPrefix: string) => Promise<boolean>;
   /** What the settings screen shows about the running host (port, remote resolver state). */
   settingsHost?: SettingsHost;
+  /** Where the desktop's backups go, one new folder each (default: beside the data directory, backup/backup-folder.ts). */
+  backupRoot?: string;
 }
 
 type Parsed<C extends Channel> = z.output<(typeof ipcContract)[C]['input']>;
@@ -199,6 +202,8 @@ const handlers: { [C in Channel]: Handler<C> } = {
   'settings.get': (titular, _user, _input, session) => readSettings(titular, session.settingsHost ?? {}),
   'settings.update': (titular, user, input, session) => updateSettings(titular, user, input, session.settingsHost ?? {}),
   'settings.setUpstreamKey': (titular, user, input, session) => setUpstreamKey(titular, user, input.key, session.settingsHost ?? {}),
+  'data.backup': (titular, user, _input, session) =>
+    titular.backup(newBackupFolder(session.backupRoot ?? defaultBackupRoot(titular.dataDir), new Date()), { orgId: user.orgId, userId: user.id }),
 };
 
 /**

@@ -32,10 +32,10 @@ export const backupCommands: CommandSpec[] = [
     access: 'admin',
     // The copy is of the sealed vault: no passphrase or keychain is needed to take it.
     vault: 'locked',
-    run(ctx) {
+    async run(ctx) {
       const folder = ctx.args[0];
       if (folder === undefined) throw new UsageError('Missing FOLDER: titular backup FOLDER', ctx.command);
-      const result = ctx.titular.backup(folder, { orgId: ctx.org.id, userId: ctx.actor.id });
+      const result = await ctx.titular.backup(folder, { orgId: ctx.org.id, userId: ctx.actor.id });
       if (ctx.out.json) {
         ctx.out.data(result);
         return;

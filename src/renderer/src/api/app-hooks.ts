@@ -24,3 +24,4 @@ export const useStartupSetup = () => useGateMutation('startup.setup');
 export const useAppSettings = (options?: { enabled?: boolean }) => useChannelQuery('settings.get', {}, options);
 export const useUpdateSettings = () => useChannelMutation('settings.update', ['settings.get', 'vault.status', 'audit.list']);
 export const useSetUpstreamKey = () => useChannelMutation('settings.setUpstreamKey', ['settings.get', 'audit.list']);
+export const useBackup = () => useChannelMutation('data.backup', ['audit.list']);

@@ -548,7 +548,11 @@ export const en: Messages = {
       keyfile: 'Vault protected by a key file (master.key) in this folder',
       os: "Vault protected by this computer's keychain",
     },
-    backupHint: 'For a consistent copy, even with Titular open and without the passphrase or keychain, run in a terminal',
+    backupNow: 'Make a backup',
+    backingUp: 'Copying…',
+    backupDone: 'Backup ready in this folder (a new one for each backup):',
+    backupFolderCopy: "Copy the backup's path",
+    backupHint: 'Lookups go on while it copies. From a terminal:',
     backupFolder: 'FOLDER',
     backupNote: {
       passphrase: 'The copy opens with the same passphrase.',

@@ -554,7 +554,11 @@ export const es = {
       keyfile: 'Bóveda protegida por un archivo de clave (master.key) en esta carpeta',
       os: 'Bóveda protegida por el llavero de esta computadora',
     },
-    backupHint: 'Para una copia coherente, aun con Titular abierto y sin la frase ni el llavero, usá en una terminal',
+    backupNow: 'Hacer una copia de seguridad',
+    backingUp: 'Copiando…',
+    backupDone: 'Copia de seguridad lista en esta carpeta (una nueva por copia):',
+    backupFolderCopy: 'Copiar la ruta de la copia',
+    backupHint: 'Las consultas siguen mientras se copia. Desde una terminal:',
     backupFolder: 'CARPETA',
     backupNote: {
       passphrase: 'La copia se abre con la misma frase de acceso.',

@@ -4,7 +4,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { AppSettings } from '../../../shared/ipc/contract';
 import type { ProductSlug } from '../../../shared/api/common';
-import { useAppSettings, useSetUpstreamKey, useUpdateSettings } from '../api/app-hooks';
+import { useAppSettings, useBackup, useSetUpstreamKey, useUpdateSettings } from '../api/app-hooks';
 import { tpl, useI18n } from '../i18n';
 import { Badge, Card, ErrorBanner, PageHeader, Skeleton, Spinner } from '../components/ui';
 import { useToast } from '../components/Toast';
@@ -266,6 +266,7 @@ function UpstreamKeyField({ hasKey }: { hasKey: boolean }) {
 /** Where the data is and how to copy it: `titular backup` takes a consistent copy while Titular runs. */
 function DataCard({ dataDir, protection }: { dataDir: string; protection: AppSettings['vaultProtection'] }) {
   const { m } = useI18n();
+  const backup = useBackup();
   return (
     <Card title={m.settings.dataTitle} subtitle={m.settings.dataBody}>
       <div className="form-stack">
@@ -281,8 +282,26 @@ function DataCard({ dataDir, protection }: { dataDir: string; protection: AppSet
         <p className="small" data-testid="settings-vault-protection" data-protection={protection}>
           <IconShield size={12} /> {m.settings.protection[protection]}
         </p>
+        <div>
+          <button type="button" className="btn btn-secondary" disabled={backup.isPending} onClick={() => backup.mutate({})} data-testid="settings-backup">
+            {backup.isPending ? <Spinner /> : null}
+            <span>{backup.isPending ? m.settings.backingUp : m.settings.backupNow}</span>
+          </button>
+        </div>
+        {backup.isError ? <ErrorBanner error={backup.error} testId="settings-backup-error" /> : null}
+        {backup.data ? (
+          <div className="inline-success" role="status" data-testid="settings-backup-done">
+            <span>{m.settings.backupDone}</span>
+            <div className="settings-path">
+              <code className="mono small" data-testid="settings-backup-folder">
+                {backup.data.directory}
+              </code>
+              <CopyButton value={backup.data.directory} label={m.settings.backupFolderCopy} />
+            </div>
+          </div>
+        ) : null}
         <p className="field-hint" data-testid="settings-backup-hint">
-          {m.settings.backupHint} <code className="mono">{`titular backup --data-dir "${dataDir}" ${m.settings.backupFolder}`}</code>. {m.settings.backupNote[protection]}
+          {m.settings.backupNote[protection]} {m.settings.backupHint} <code className="mono">{`titular backup --data-dir "${dataDir}" ${m.settings.backupFolder}`}</code>.
         </p>
       </div>
     </Card>
