@@ -263,7 +263,7 @@ function UpstreamKeyField({ hasKey }: { hasKey: boolean }) {
   );
 }
 
-/** Where the data is and how to copy it: `titular backup` takes a consistent copy while Titular runs. */
+/** Where the data is and how to copy it: a backup made here (data.backup) or by `titular backup`, while Titular runs. */
 function DataCard({ dataDir, protection }: { dataDir: string; protection: AppSettings['vaultProtection'] }) {
   const { m } = useI18n();
   const backup = useBackup();
