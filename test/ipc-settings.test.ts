@@ -8,6 +8,8 @@ import { auth, createFixture, type Fixture } from './support/fixture';
 import { DIR, DIRECTORY_CSV } from './support/directory-data';
 import { dispatch } from '../src/main/core/ipc/handlers';
 import { TitularError } from '../src/main/core/errors';
+import { VaultUnlockError } from '../src/main/core/vault/master-key-provider';
+import { keyfileProvider } from '../src/main/core/vault/keyfile-provider';
 
 let f: Fixture;
 const admin = () => ({ userId: f.adminId, settingsHost: { listeningPort: 8787 } });
@@ -139,6 +141,23 @@ describe('keys.reveal on a keychain vault asks the host to confirm', () => {
       expect(secret.startsWith(prompts[0]!.replace(/…$/, ''))).toBe(true);
     } finally {
       await g.close();
+    }
+  });
+});
+
+describe('vault.unlock through the shell\'s provider (a keychain or key-file vault)', () => {
+  it('a provider\'s refusal reaches the screen with its reason; any other failure as a plain sentence', async () => {
+    f.titular.lockVault();
+    try {
+      const refusing = { ...admin(), unlockProvider: () => { throw new VaultUnlockError("The vault's key file is missing (/datos/master.key); restore it from your backup"); } };
+      const refused = await fails(dispatch(f.titular, refusing, 'vault.unlock', {}), 401, 'UNAUTHORIZED');
+      expect(refused.message).toContain("The vault's key file is missing");
+      const broken = { ...admin(), unlockProvider: () => { throw new Error('EACCES: permission denied, open /internal/state/wrapping.bin'); } };
+      const failed = await fails(dispatch(f.titular, broken, 'vault.unlock', {}), 401, 'UNAUTHORIZED');
+      expect(failed.message).toBe('The vault could not be unlocked');
+      expect(f.titular.vault.locked).toBe(true);
+    } finally {
+      f.titular.unlockVault(keyfileProvider(path.join(f.dataDir, 'master.key')));
     }
   });
 });

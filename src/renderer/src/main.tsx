@@ -16,7 +16,10 @@ const queryClient = new QueryClient({
       // API errors (4xx answers) are final; only transport hiccups are worth one more try.
       retry: (failures, error) => failures < 1 && isIpcCallError(error) && (error.code === 'NETWORK' || error.status >= 500),
     },
-    mutations: { retry: false },
+    // A settled mutation keeps its input and answer in React Query's cache for five minutes by default:
+    // a typed passphrase, a revealed or rotated key, an upstream key. None of it is kept once the screen
+    // that asked for it is gone.
+    mutations: { retry: false, gcTime: 0 },
   },
 });
 

@@ -5,6 +5,7 @@
 import type { Titular } from '../titular';
 import { defaultBackupRoot, newBackupFolder } from '../backup/backup-folder';
 import { TitularError, invalidParameter } from '../errors';
+import { VaultUnlockError } from '../vault/master-key-provider';
 import { MAX_ACTIVE_KEYS } from '../keys/api-keys';
 import { historyCsvHeader, historyCsvRow } from '../history/history-csv';
 import { csvDialect } from '../export/csv-dialect';
@@ -175,7 +176,8 @@ const handlers: { [C in Channel]: Handler<C> } = {
         titular.unlockVault(provider);
       } catch (error) {
         if (error instanceof TitularError) throw error;
-        throw new TitularError(401, 'UNAUTHORIZED', error instanceof Error ? error.message : 'The vault could not be unlocked');
+        // A provider's refusal says what to do (a key file to restore); anything else is no message for a screen.
+        throw new TitularError(401, 'UNAUTHORIZED', error instanceof VaultUnlockError ? error.message : 'The vault could not be unlocked');
       }
     }
     titular.audit.record({ orgId: user.orgId, actorUserId: user.id, action: 'vault.unlocked', targetType: 'vault' });
