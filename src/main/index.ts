@@ -18,7 +18,7 @@ import { registerIpc } from './electron/ipc';
 import { trustedSender } from './electron/trusted-sender';
 import { registerAppScheme, serveRenderer } from './electron/app-protocol';
 import { APP_ORIGIN } from './electron/renderer-file';
-import { earlierIfOnlyThere, parseSynchronous, resolveDataDir } from './core/data-dir';
+import { earlierIfOnlyThere, keyFileOf, parseSynchronous, resolveDataDir } from './core/data-dir';
 import { desktopUserId } from './core/users/desktop-user';
 
 // Development means `electron-vite dev`, which serves the renderer and says where: DevTools and the
@@ -70,7 +70,7 @@ function keyProvider(dataDir: string) {
   return (kind: MasterKeyProviderKind | null, passphrase: string | undefined) => {
     const wanted = kind ?? (osKeychainAvailable() ? 'os' : 'passphrase');
     if (wanted === 'os') return safeStorageProvider();
-    if (wanted === 'keyfile') return keyfileProvider(path.join(dataDir, 'master.key'));
+    if (wanted === 'keyfile') return keyfileProvider(keyFileOf(dataDir));
     if (!passphrase) throw new VaultUnlockError('Enter the vault passphrase (TITULAR_PASSPHRASE)');
     return passphraseProvider(passphrase);
   };
@@ -112,7 +112,7 @@ async function start(): Promise<void> {
     passphrase: process.env.TITULAR_PASSPHRASE,
     // A key-file vault (set up by `titular init` or `serve` in this same directory) opens as they open it.
     automaticProvider: (kind) => {
-      if (kind === 'keyfile') return keyfileProvider(path.join(dataDir, 'master.key'));
+      if (kind === 'keyfile') return keyfileProvider(keyFileOf(dataDir));
       return kind === 'os' && osKeychainAvailable() ? safeStorageProvider() : null;
     },
     newVaultProvider: () => (osKeychainAvailable() ? safeStorageProvider() : null),

@@ -4,6 +4,13 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+/** The database inside a data directory. */
+export const DATABASE_FILE = 'titular.db';
+/** A key-file vault's wrapping key, beside the database (0600). */
+export const KEY_FILE = 'master.key';
+
+export const keyFileOf = (dataDir: string): string => path.join(dataDir, KEY_FILE);
+
 /**
  * `--data-dir`, else TITULAR_DATA_DIR, else the user's data folder for this platform. On macOS and
  * Windows that is the `data` folder inside the app's own folder (where the desktop app, named
@@ -35,7 +42,7 @@ export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv 
  * folder itself on macOS and Windows) holds a database: data set up there keeps being found.
  */
 export function earlierIfOnlyThere(current: string, earlier: string): string {
-  const holdsData = (dir: string) => existsSync(path.join(dir, 'titular.db'));
+  const holdsData = (dir: string) => existsSync(path.join(dir, DATABASE_FILE));
   return !holdsData(current) && holdsData(earlier) ? earlier : current;
 }
 

@@ -21,10 +21,11 @@ import { resolverSet } from './lookup/resolver-set';
 import { VaultSecrets } from './vault/vault-secrets';
 import { unlockVault, vaultProviderKind, Vault } from './vault/vault';
 import { backupDataDir, type BackupResult } from './backup/backup';
+import { DATABASE_FILE } from './data-dir';
 import { Settings } from './settings/settings';
 import type { MasterKeyProvider, MasterKeyProviderKind } from './vault/master-key-provider';
 
-export const DATABASE_FILE = 'titular.db';
+export { DATABASE_FILE } from './data-dir';
 
 export interface TitularOptions {
   dataDir: string;
@@ -184,7 +185,7 @@ export function openTitular(options: TitularOptions): Titular {
       commits.flush();
       const protection = vaultProviderKind(db);
       if (!protection) throw new Error('the vault has no protection recorded');
-      const result = await backupDataDir({ databasePath: sqlite.name, dataDir, databaseFile: DATABASE_FILE, protection, destination });
+      const result = await backupDataDir({ databasePath: sqlite.name, dataDir, protection, destination });
       audit.record({
         orgId: actor.orgId,
         actorUserId: actor.userId,

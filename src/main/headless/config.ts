@@ -1,5 +1,5 @@
 // How the headless entries unlock the vault (where the data directory is: core/data-dir.ts).
-import path from 'node:path';
+import { keyFileOf } from '../core/data-dir';
 import { keyfileProvider } from '../core/vault/keyfile-provider';
 import { passphraseProvider } from '../core/vault/passphrase-provider';
 import { VaultUnlockError, type MasterKeyProvider, type MasterKeyProviderKind } from '../core/vault/master-key-provider';
@@ -16,7 +16,7 @@ export function headlessKeyProvider(dataDir: string, env: NodeJS.ProcessEnv = pr
       if (!passphrase) throw new VaultUnlockError('This vault is protected by a passphrase: set TITULAR_PASSPHRASE');
       return passphraseProvider(passphrase);
     }
-    if (wanted === 'keyfile') return keyfileProvider(path.join(dataDir, 'master.key'));
+    if (wanted === 'keyfile') return keyfileProvider(keyFileOf(dataDir));
     throw new VaultUnlockError("This vault is protected by the desktop app's OS keychain; open it with the desktop app");
   };
 }

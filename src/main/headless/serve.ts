@@ -11,7 +11,7 @@ import { peekDataDir } from '../core/startup/peek-data-dir';
 import { keyfileProvider } from '../core/vault/keyfile-provider';
 import type { FastifyInstance } from 'fastify';
 import { headlessKeyProvider } from './config';
-import { parseSynchronous, resolveDataDir } from '../core/data-dir';
+import { keyFileOf, parseSynchronous, resolveDataDir } from '../core/data-dir';
 import { TITULAR_VERSION } from '../../shared/version';
 import { desktopUserId } from '../core/users/desktop-user';
 
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     // Browser mode: the startup gate opens the core at once when it can (key file, or
     // TITULAR_PASSPHRASE); otherwise the page shows first-run setup or the unlock screen.
     sessions = new BridgeSessions(headlessKeyProvider(dataDir));
-    const keyFile = () => keyfileProvider(path.join(dataDir, 'master.key'));
+    const keyFile = () => keyfileProvider(keyFileOf(dataDir));
     const gate = new StartupGate({
       dataDir,
       synchronous,

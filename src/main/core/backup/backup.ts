@@ -11,8 +11,8 @@ import path from 'node:path';
 import { stateRefusal } from '../errors';
 import type { MasterKeyProviderKind } from '../vault/master-key-provider';
 import { copyDatabase } from './database-copy';
+import { DATABASE_FILE, KEY_FILE, keyFileOf } from '../data-dir';
 
-export const KEY_FILE = 'master.key';
 const PARTIAL = '.partial';
 
 export interface BackupResult {
@@ -26,7 +26,6 @@ export async function backupDataDir(options: {
   /** The database file to copy (the open connection's). */
   databasePath: string;
   dataDir: string;
-  databaseFile: string;
   protection: MasterKeyProviderKind;
   destination: string;
 }): Promise<BackupResult> {
@@ -36,7 +35,7 @@ export async function backupDataDir(options: {
   if (inside === '' || (!inside.startsWith('..') && !path.isAbsolute(inside))) {
     throw stateRefusal('A backup cannot go into the data directory or a folder inside it: choose a folder elsewhere');
   }
-  const database = path.join(directory, options.databaseFile);
+  const database = path.join(directory, DATABASE_FILE);
   const keyFile = path.join(directory, KEY_FILE);
   // Written under these names and renamed when whole, the key first and the database last: a folder
   // that holds `titular.db` holds a complete backup. An interrupted one leaves only these behind, and
@@ -63,7 +62,7 @@ export async function backupDataDir(options: {
     closeSync(openSync(partialDatabase, 'wx', 0o600));
     await copyDatabase(options.databasePath, partialDatabase);
     if (options.protection === 'keyfile') {
-      copyFileSync(path.join(dataDir, KEY_FILE), partialKey, constants.COPYFILE_EXCL);
+      copyFileSync(keyFileOf(dataDir), partialKey, constants.COPYFILE_EXCL);
       chmodSync(partialKey, 0o600);
       syncFile(partialKey);
       renameSync(partialKey, keyFile);
@@ -75,7 +74,7 @@ export async function backupDataDir(options: {
     if (created) rmSync(directory, { recursive: true, force: true });
     throw error;
   }
-  const files = [{ name: options.databaseFile, bytes: statSync(database).size }];
+  const files = [{ name: DATABASE_FILE, bytes: statSync(database).size }];
   if (options.protection === 'keyfile') files.push({ name: KEY_FILE, bytes: statSync(keyFile).size });
   return { directory, files, protection: options.protection };
 }

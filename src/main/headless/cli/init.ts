@@ -1,5 +1,5 @@
 // `titular init`: creates the organization, its first admin and the vault of a data directory.
-import path from 'node:path';
+import { keyFileOf } from '../../core/data-dir';
 import { vaultProviderKind } from '../../core/vault/vault';
 import { checkInitialization } from '../../core/users/users';
 import { UsageError, requiredString, stringOption } from './args';
@@ -62,7 +62,7 @@ export const initCommands: CommandSpec[] = [
         out.fields([
           ['Organization', `${org.name} (${org.id})`],
           ['Admin', `${admin.name} <${admin.email}> (${admin.id})`],
-          ['Vault', vault === 'passphrase' ? 'protected by TITULAR_PASSPHRASE' : `protected by the key file ${path.join(ctx.dataDir, 'master.key')}`],
+          ['Vault', vault === 'passphrase' ? 'protected by TITULAR_PASSPHRASE' : `protected by the key file ${keyFileOf(ctx.dataDir)}`],
         ]);
         if (vault === 'keyfile') out.line(out.style('yellow', 'Back up master.key with the database: without it the stored API keys cannot be revealed.'));
         out.line();
