@@ -1,12 +1,12 @@
 // Opens (or creates) the SQLite database of a data directory and brings its schema up to date.
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as schema from './schema';
 import { findUpwards } from '../paths';
 import { stopCheckpointer } from './wal-checkpointer';
+import { applyMigrations } from './migrate';
 
 export type Db = BetterSQLite3Database<typeof schema>;
 
@@ -29,11 +29,14 @@ export interface OpenDatabaseOptions {
   beforeMigrate?: (db: Db) => void;
 }
 
+/** How long a statement waits for another process's lock (the CLI next to a running server) before SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5000;
+
 export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
   ownerOnly(options.file);
-  const sqlite = new Database(options.file);
+  const sqlite = new Database(options.file, { timeout: BUSY_TIMEOUT_MS });
   try {
-    sqlite.pragma('journal_mode = WAL');
+    switchToWal(sqlite);
     sqlite.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
     sqlite.pragma('foreign_keys = ON');
     // A batch that is run again after a failed write gives each write its own savepoint (CommitQueue),
@@ -43,15 +46,13 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
     // Under sustained load the WAL grows between restarts (db/wal-checkpointer.ts); once restarted,
     // the file is cut back to this size instead of keeping its largest size on disk.
     sqlite.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
-    // Another process (the CLI next to a running server) may hold the write lock briefly.
-    sqlite.pragma('busy_timeout = 5000');
     const db = drizzle(sqlite, { schema });
     const migrationsFolder = options.migrationsFolder ?? findMigrationsFolder();
     // An existing database is unlocked before it is migrated (`beforeMigrate`), so a wrong
     // passphrase leaves even an older-schema file untouched.
     const existing = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vault_meta'").get() !== undefined;
     if (existing) options.beforeMigrate?.(db);
-    migrateOnce(db, migrationsFolder);
+    applyMigrations(sqlite, migrationsFolder);
     if (!existing) options.beforeMigrate?.(db);
     return {
       sqlite,
@@ -68,16 +69,23 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
 }
 
 /**
- * drizzle's migrator reads which migrations are applied before it takes the write lock, so two
- * processes opening a new data directory at once (two first runs) may both start the same
- * migration, and the second fails on a table the first just created. Its transaction is rolled
- * back; run again, it finds the migrations applied. An error that persists is rethrown.
+ * A new database file is in rollback-journal mode until one connection switches it to WAL, which
+ * writes its header under a write lock. Another process switching it at the same moment (two first
+ * runs on one data directory) already holds a read lock when it asks for that write lock, and SQLite
+ * does not wait in that case (waiting could deadlock): it fails at once with SQLITE_BUSY whatever the
+ * busy timeout. So the switch is retried here, for as long as the busy timeout would have waited.
  */
-function migrateOnce(db: Db, migrationsFolder: string): void {
-  try {
-    migrate(db, { migrationsFolder });
-  } catch {
-    migrate(db, { migrationsFolder });
+function switchToWal(sqlite: Database.Database): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      sqlite.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, Math.min(2 * attempt, 50)); // a synchronous pause: opening is synchronous
+    }
   }
 }
 

@@ -129,6 +129,7 @@ function report(out: Output, error: unknown, command: string | undefined, env: N
     out.error(
       `${prefix} ${busy ? 'the database is busy (another Titular process is writing to it); try again' : `database error: ${err.message} (${err.code})`}`,
     );
+    if (env.TITULAR_DEBUG && err.stack) out.error(`${err.code}: ${err.stack}`);
     return EXIT_FAILED;
   }
   out.error(`${prefix} unexpected error: ${err?.message ?? String(error)}`);
