@@ -12,6 +12,8 @@ import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/main/core/db/open';
 
@@ -154,5 +156,30 @@ describe('schema.ts and the migrations in drizzle/', () => {
       ).settings,
     ).not.toEqual(reference.settings);
     expect(altered('SELECT 1').lookups).toEqual(reference.lookups);
+  });
+});
+
+describe('the migration bookkeeping', () => {
+  const records = (file: string) => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return db.prepare('SELECT hash, created_at AS createdAt FROM __drizzle_migrations ORDER BY id').all();
+    } finally {
+      db.close();
+    }
+  };
+
+  it('is drizzle’s own: a database its migrator set up (Titular before 0.1.0 used it) opens with nothing applied again, and looks the same as one db/migrate.ts set up', () => {
+    const file = path.join(work, 'drizzle-migrator.db');
+    const sqlite = new Database(file);
+    migrate(drizzle(sqlite), { migrationsFolder: MIGRATIONS });
+    sqlite.close();
+    const byDrizzle = records(file);
+    expect(byDrizzle.length).toBeGreaterThan(1);
+
+    openDatabase({ file, migrationsFolder: MIGRATIONS }).close();
+    expect(records(file)).toEqual(byDrizzle);
+    expect(records(migratedDatabase('by-migrate-ts.db'))).toEqual(byDrizzle);
+    expect(shapeOf(file)).toEqual(shapeOf(path.join(work, 'by-migrate-ts.db')));
   });
 });
