@@ -276,6 +276,52 @@ test('a locked vault keeps the API working, and unlocks again from the screen', 
   await expect(row).toHaveAttribute('data-status', 'revoked');
 });
 
+/** Calls a bridge channel as the page's session, outside the screens (what the desktop's auto-lock does in its main process). */
+async function bridge(page: Page, channel: string): Promise<number> {
+  return page.evaluate(async (name) => {
+    const token = window.sessionStorage.getItem('titular.session');
+    const response = await fetch(`/bridge/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Session ${token}` }, body: '{}' });
+    return response.status;
+  }, channel);
+}
+
+test('a key on screen leaves it when the vault locks on its own, and the banner says why', async ({ page, state }) => {
+  await openClaves(page, state);
+  const name = `Auto-lock ${Date.now().toString(36)}`;
+  await page.getByTestId('key-create-name').fill(name);
+  await page.getByTestId('key-create-environment').selectOption('sandbox');
+  await page.getByTestId('key-create-scope-balance').check();
+  await page.getByTestId('key-create-submit').click();
+  await expect(page.getByTestId('key-secret')).toBeVisible();
+  const row = rowOf(page, name);
+  try {
+    expect(await bridge(page, 'vault.lock')).toBe(200);
+    // Nothing on the screen was touched: the screen finds out by itself, within a few seconds.
+    await expect(page.getByTestId('key-secret')).toHaveCount(0, { timeout: 15_000 });
+    await expect(page.getByTestId('vault-locked')).toBeVisible();
+    await expect(page.getByTestId('vault-secret-hidden')).toHaveText(
+      'La clave que estaba a la vista se ocultó al bloquearse la bóveda. Desbloqueala y volvé a revelarla si la necesitás.',
+    );
+    await page.getByTestId('vault-unlock').click();
+    await expect(page.getByTestId('vault-locked')).toHaveCount(0);
+    // A lock by hand needs no explanation: the banner comes back without it.
+    await row.getByTestId('key-reveal').click();
+    await page.getByTestId('confirm-ok').click();
+    await expect(page.getByTestId('key-secret')).toBeVisible();
+    await page.getByTestId('vault-lock').click();
+    await expect(page.getByTestId('key-secret')).toHaveCount(0);
+    await expect(page.getByTestId('vault-locked')).toBeVisible();
+    await expect(page.getByTestId('vault-secret-hidden')).toHaveCount(0);
+  } finally {
+    // Never leave the admin server's vault locked for the specs that follow.
+    expect(await bridge(page, 'vault.unlock')).toBe(200);
+  }
+  await page.reload();
+  await row.getByTestId('key-revoke').click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(row).toHaveAttribute('data-status', 'revoked');
+});
+
 /** Creates a sandbox key with one scope through the form and returns its row (the secret dismissed). */
 async function createKey(page: Page, name: string) {
   await page.getByTestId('key-create-name').fill(name);

@@ -14,10 +14,11 @@ import { trustedSender } from './trusted-sender';
 import { maskKeys } from '../core/keys/secrets';
 
 /**
- * Calls the screens make on their own while a bulk job runs (its progress, every second or so): not a
- * person at the computer, so they do not hold off the vault's auto-lock.
+ * Calls the screens make on their own: a bulk job's progress (every second or so while it runs) and
+ * the vault's state (every few seconds while a key is on screen, to hide it once the vault locks).
+ * Not a person at the computer, so they do not hold off the vault's auto-lock.
  */
-const POLLING_CHANNELS: ReadonlySet<ChannelName> = new Set<ChannelName>(['bulk.get', 'bulk.list']);
+const POLLING_CHANNELS: ReadonlySet<ChannelName> = new Set<ChannelName>(['bulk.get', 'bulk.list', 'vault.status']);
 
 /** `trustedPrefixes`: URLs of the folders of the app's own pages (`app://titular/`; the dev server in development). */
 export function registerIpc(

@@ -6,13 +6,14 @@ import type { Channel, ChannelInput, ChannelOutput } from '../../../shared/ipc/c
 import type { ProductSlug } from '../../../shared/api/common';
 import { api, IpcCallError } from './client';
 
-type QueryOptions = { enabled?: boolean };
+type QueryOptions = { enabled?: boolean; refetchInterval?: number | false };
 
 export function useChannelQuery<C extends Channel>(channel: C, input: ChannelInput<C>, options: QueryOptions & { keepPrevious?: boolean } = {}) {
   return useQuery<ChannelOutput<C>, IpcCallError>({
     queryKey: [channel, input],
     queryFn: () => api[channel](input),
     enabled: options.enabled,
+    refetchInterval: options.refetchInterval,
     placeholderData: options.keepPrevious ? keepPreviousData : undefined,
   });
 }

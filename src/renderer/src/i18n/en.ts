@@ -418,6 +418,7 @@ export const en: Messages = {
     vaultLock: 'Lock vault',
     vaultUnlocked: 'Vault unlocked.',
     vaultLockedToast: 'Vault locked.',
+    secretHiddenByLock: 'The key that was on screen was hidden when the vault locked. Unlock it and reveal the key again if you need it.',
   },
   audit: {
     title: 'Audit trail',

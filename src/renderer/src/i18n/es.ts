@@ -423,6 +423,7 @@ export const es = {
     vaultLock: 'Bloquear bóveda',
     vaultUnlocked: 'Bóveda desbloqueada.',
     vaultLockedToast: 'Bóveda bloqueada.',
+    secretHiddenByLock: 'La clave que estaba a la vista se ocultó al bloquearse la bóveda. Desbloqueala y volvé a revelarla si la necesitás.',
   },
   audit: {
     title: 'Auditoría',

@@ -17,15 +17,32 @@ import { IconAlert, IconKey, IconPlus, IconShield } from '../components/Icons';
 const SCOPES: Scope[] = ['lookup', 'balance', 'history'];
 const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
 
-type ShownSecret = { kind: 'created' | 'rotated' | 'revealed'; secret: string; key: ApiKeyViewDto | null };
+/** `at`: when it appeared, so that only a vault status read after it can hide it. */
+type ShownSecret = { kind: 'created' | 'rotated' | 'revealed'; secret: string; key: ApiKeyViewDto | null; at: number };
 type Pending = { kind: 'reveal' | 'rotate' | 'revoke'; key: ApiKeyViewDto };
+/** How often the vault's state is read while a secret is on screen. */
+const SECRET_LOCK_CHECK_MS = 5_000;
 
 export function ClavesScreen({ session }: { session: Session }) {
   const { m, num } = useI18n();
   const keys = useKeys({ enabled: session.user.role === 'admin' });
   const users = useUsers({ enabled: session.user.role === 'admin' });
-  const vault = useVaultStatus({ enabled: session.user.role === 'admin' });
-  const [shown, setShown] = useState<ShownSecret | null>(null);
+  const [shown, setShownSecret] = useState<ShownSecret | null>(null);
+  const setShown = (secret: Omit<ShownSecret, 'at'> | null) => setShownSecret(secret && { ...secret, at: Date.now() });
+  // While a secret is on screen the vault's state is read every few seconds: when it locks on its own
+  // (auto-lock after the idle time, in the desktop's main process) the secret leaves the screen too,
+  // instead of staying there for whoever comes to the unattended computer. These reads do not count
+  // as activity that holds the auto-lock off (electron/ipc.ts).
+  const vault = useVaultStatus({ enabled: session.user.role === 'admin', refetchInterval: shown ? SECRET_LOCK_CHECK_MS : false });
+  const [hiddenByLock, setHiddenByLock] = useState(false);
+  const locked = vault.data?.locked === true;
+  useEffect(() => {
+    if (!locked) setHiddenByLock(false);
+    else if (shown && vault.dataUpdatedAt > shown.at) {
+      setShownSecret(null);
+      setHiddenByLock(true);
+    }
+  }, [locked, shown, vault.dataUpdatedAt]);
   const [pending, setPending] = useState<Pending | null>(null);
   const atLimit = keys.data ? keys.data.activeCount >= keys.data.limit : false;
 
@@ -44,12 +61,12 @@ export function ClavesScreen({ session }: { session: Session }) {
                 </span>
               </div>
             ) : null}
-            {vault.data && !vault.data.locked ? <LockVaultButton onLocked={() => setShown(null)} /> : null}
+            {vault.data && !vault.data.locked ? <LockVaultButton onLock={() => setShown(null)} /> : null}
           </>
         }
       />
 
-      {vault.data?.locked ? <VaultUnlock protection={vault.data.protection} /> : null}
+      {vault.data?.locked ? <VaultUnlock protection={vault.data.protection} hiddenSecret={hiddenByLock} /> : null}
 
       {shown ? <SecretBox shown={shown} onDismiss={() => setShown(null)} /> : null}
 
@@ -99,29 +116,23 @@ export function ClavesScreen({ session }: { session: Session }) {
   );
 }
 
-function LockVaultButton({ onLocked }: { onLocked: () => void }) {
+/** `onLock`: called as the admin clicks, so a key on screen leaves it before the lock's new state is read. */
+function LockVaultButton({ onLock }: { onLock: () => void }) {
   const { m } = useI18n();
   const lock = useVaultLock();
   const toast = useToast();
   return (
-    <button type="button" className="btn btn-secondary btn-sm" disabled={lock.isPending} onClick={() =>
-        lock.mutate(
-          {},
-          {
-            onSuccess: () => {
-              onLocked();
-              toast(m.keys.vaultLockedToast);
-            },
-          },
-        )
-      } data-testid="vault-lock">
+    <button type="button" className="btn btn-secondary btn-sm" disabled={lock.isPending} onClick={() => {
+        onLock();
+        lock.mutate({}, { onSuccess: () => toast(m.keys.vaultLockedToast) });
+      }} data-testid="vault-lock">
       <IconShield size={15} />
       <span>{m.keys.vaultLock}</span>
     </button>
   );
 }
 
-function VaultUnlock({ protection }: { protection: 'passphrase' | 'keyfile' | 'os' }) {
+function VaultUnlock({ protection, hiddenSecret }: { protection: 'passphrase' | 'keyfile' | 'os'; hiddenSecret: boolean }) {
   const { m } = useI18n();
   const id = useId();
   const unlock = useVaultUnlock();
@@ -134,6 +145,11 @@ function VaultUnlock({ protection }: { protection: 'passphrase' | 'keyfile' | 'o
       <div className="banner-body">
         <div className="banner-title">{m.keys.vaultLocked}</div>
         <div className="banner-detail">{m.keys.vaultLockedBody}</div>
+        {hiddenSecret ? (
+          <div className="banner-detail" data-testid="vault-secret-hidden">
+            {m.keys.secretHiddenByLock}
+          </div>
+        ) : null}
         {unlock.isError ? <div className="field-error">{describeError(unlock.error, m).title}</div> : null}
       </div>
       <form
