@@ -38,7 +38,7 @@ export const es = {
     historial: { title: 'Historial de consultas', subtitle: 'Todas las consultas de tu organización, con su respuesta guardada.' },
     lotes: { title: 'Consultas masivas', subtitle: 'Consultá listas de CBU, CVU o alias de una vez: cada identificador se cobra una sola vez.' },
     claves: { title: 'Claves de API', subtitle: 'Credenciales para integrar Titular con tus sistemas.' },
-    ajustes: { title: 'Ajustes', subtitle: 'API local, bloqueo automático y de dónde salen las respuestas.' },
+    ajustes: { title: 'Ajustes', subtitle: 'API local, bloqueo automático, de dónde salen las respuestas y copias de seguridad.' },
     usuarios: { title: 'Usuarios', subtitle: 'Quiénes pueden usar Titular en tu organización.' },
   },
   roles: { admin: 'Administrador', operator: 'Operador' },

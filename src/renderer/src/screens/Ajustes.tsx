@@ -42,7 +42,11 @@ export function AjustesScreen() {
       <PageHeader title={m.pages.ajustes.title} subtitle={m.pages.ajustes.subtitle} />
       {settings.isError ? <ErrorBanner error={settings.error} onRetry={() => void settings.refetch()} /> : null}
       {settings.data ? (
-        <SettingsForm current={settings.data} />
+        <>
+          <SettingsForm current={settings.data} />
+          {/* Not part of the form: nothing in it is saved with "Guardar cambios". */}
+          <DataCard dataDir={settings.data.dataDir} protection={settings.data.vaultProtection} />
+        </>
       ) : settings.isPending ? (
         <Card>
           <Skeleton width="60%" />
@@ -193,7 +197,6 @@ function SettingsForm({ current }: { current: AppSettings }) {
           </div>
         </Card>
 
-        <DataCard dataDir={current.dataDir} protection={current.vaultProtection} />
       </div>
       <div className="settings-actions">
         {update.isError ? <ErrorBanner error={update.error} testId="settings-error" /> : null}
@@ -268,7 +271,7 @@ function DataCard({ dataDir, protection }: { dataDir: string; protection: AppSet
   const { m } = useI18n();
   const backup = useBackup();
   return (
-    <Card title={m.settings.dataTitle} subtitle={m.settings.dataBody}>
+    <Card title={m.settings.dataTitle} subtitle={m.settings.dataBody} className="settings-data">
       <div className="form-stack">
         <div className="field">
           <span className="field-label">{m.settings.dataDir}</span>
