@@ -181,6 +181,7 @@ test('Ajustes: the admin changes auto-lock and the resolvers, and stores a remot
   await expect(page.getByTestId('settings-vault-protection')).toHaveAttribute('data-protection', 'passphrase');
   await expect(page.getByTestId('settings-backup-hint')).toContainText(`titular backup --data-dir "${dataDir}" CARPETA`);
   await expect(page.getByTestId('settings-backup-hint')).toContainText('misma frase de acceso');
+  await expect(page.getByTestId('settings-restore-hint')).toHaveText(`Para volver a una copia, cerrá Titular y, desde una terminal: titular restore --data-dir "${dataDir}" CARPETA.`);
   // A backup from the screen: a new folder beside the data directory, holding the database.
   await page.getByTestId('settings-backup').click();
   const made = page.getByTestId('settings-backup-folder');

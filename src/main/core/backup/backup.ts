@@ -6,11 +6,12 @@
 // vault's key file is copied beside it when the vault has one. The copy is a data directory of its
 // own: `--data-dir` opens it as it is, and putting it in place of the data directory, Titular
 // closed, restores it.
-import { chmodSync, closeSync, constants, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { stateRefusal } from '../errors';
 import type { MasterKeyProviderKind } from '../vault/master-key-provider';
 import { copyDatabase } from './database-copy';
+import { syncFile, syncFolder } from './fsync';
 import { DATABASE_FILE, KEY_FILE, keyFileOf } from '../data-dir';
 
 const PARTIAL = '.partial';
@@ -77,22 +78,4 @@ export async function backupDataDir(options: {
   const files = [{ name: DATABASE_FILE, bytes: statSync(database).size }];
   if (options.protection === 'keyfile') files.push({ name: KEY_FILE, bytes: statSync(keyFile).size });
   return { directory, files, protection: options.protection };
-}
-
-function syncFile(file: string): void {
-  const fd = openSync(file, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The renames on disk too; a folder cannot be opened for this on Windows, where NTFS journals them itself. */
-function syncFolder(directory: string): void {
-  try {
-    syncFile(directory);
-  } catch {
-    // not supported here: the files themselves are on disk
-  }
 }

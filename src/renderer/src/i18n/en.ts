@@ -444,6 +444,7 @@ export const en: Messages = {
       'vault.locked': 'Locked the vault',
       'vault.unlocked': 'Unlocked the vault',
       'data.backup_made': 'Made a backup',
+      'data.restored': 'Restored a backup',
     },
     roleChange: '{from} → {to}',
     purchase: '{amount} of {product}',
@@ -555,6 +556,7 @@ export const en: Messages = {
     backupFolderCopy: "Copy the backup's path",
     backupHint: 'Lookups go on while it copies. From a terminal:',
     backupFolder: 'FOLDER',
+    restoreHint: 'To go back to a backup, close Titular and, in a terminal:',
     backupNote: {
       passphrase: 'The copy opens with the same passphrase.',
       keyfile: 'The copy includes master.key: keep it as private as this folder.',

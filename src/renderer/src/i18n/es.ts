@@ -449,6 +449,7 @@ export const es = {
       'vault.locked': 'Bloqueó la bóveda',
       'vault.unlocked': 'Desbloqueó la bóveda',
       'data.backup_made': 'Hizo una copia de seguridad',
+      'data.restored': 'Restauró una copia de seguridad',
     },
     roleChange: '{from} → {to}',
     purchase: '{amount} de {product}',
@@ -561,6 +562,7 @@ export const es = {
     backupFolderCopy: 'Copiar la ruta de la copia',
     backupHint: 'Las consultas siguen mientras se copia. Desde una terminal:',
     backupFolder: 'CARPETA',
+    restoreHint: 'Para volver a una copia, cerrá Titular y, desde una terminal:',
     backupNote: {
       passphrase: 'La copia se abre con la misma frase de acceso.',
       keyfile: 'La copia incluye master.key: guardala tan protegida como esta carpeta.',

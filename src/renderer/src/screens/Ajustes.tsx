@@ -306,6 +306,9 @@ function DataCard({ dataDir, protection }: { dataDir: string; protection: AppSet
         <p className="field-hint" data-testid="settings-backup-hint">
           {m.settings.backupNote[protection]} {m.settings.backupHint} <code className="mono">{`titular backup --data-dir "${dataDir}" ${m.settings.backupFolder}`}</code>.
         </p>
+        <p className="field-hint" data-testid="settings-restore-hint">
+          {m.settings.restoreHint} <code className="mono">{`titular restore --data-dir "${dataDir}" ${m.settings.backupFolder}`}</code>.
+        </p>
       </div>
     </Card>
   );

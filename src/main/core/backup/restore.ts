@@ -1,0 +1,156 @@
+// Puts a backup (backup.ts) in place of a data directory's data, with Titular closed. Nothing is
+// deleted: the data it replaces is moved into a folder beside the data directory, so a restore made
+// by mistake is undone by moving it back.
+//
+// The backup is checked before anything moves (a whole backup, a database SQLite reads without
+// error, an organization and a vault, the key file its vault needs) and copied in through SQLite
+// (`VACUUM INTO`, as a backup is taken), so a copy made by hand with its -wal file comes in whole.
+// The data directory must not be open in any process: a server, the desktop or another command
+// writing into a database that is being replaced would lose what it writes. That is checked with
+// SQLite's own lock: every connection to a WAL database holds a shared lock on it while open, so an
+// exclusive lock is granted only when no other process has it open.
+import Database from 'better-sqlite3';
+import { chmodSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { stateRefusal } from '../errors';
+import { DATABASE_FILE, KEY_FILE } from '../data-dir';
+import type { MasterKeyProviderKind } from '../vault/master-key-provider';
+import { copyDatabase } from './database-copy';
+import { syncFile, syncFolder } from './fsync';
+
+const PARTIAL = '.restoring';
+/** The files of a data directory's data that a restore replaces; anything else in the folder stays. */
+const DATA_FILES = [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, KEY_FILE];
+
+export interface RestoreResult {
+  dataDir: string;
+  backup: string;
+  organization: string;
+  protection: MasterKeyProviderKind;
+  /** Where the data it replaced was moved; null when the data directory held none. */
+  previous: string | null;
+}
+
+export async function restoreDataDir(options: { backup: string; dataDir: string; now?: Date }): Promise<RestoreResult> {
+  const backup = path.resolve(options.backup);
+  const dataDir = path.resolve(options.dataDir);
+  if (isSameOrInside(backup, dataDir) || isSameOrInside(dataDir, backup)) {
+    throw stateRefusal('The backup and the data directory must be separate folders, neither inside the other');
+  }
+  const { organization, protection } = checkBackup(backup);
+
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const database = path.join(dataDir, DATABASE_FILE);
+  const keyFile = path.join(dataDir, KEY_FILE);
+  const partialDatabase = `${database}${PARTIAL}`;
+  const partialKey = `${keyFile}${PARTIAL}`;
+  // Left by a restore that was interrupted before it moved anything.
+  for (const file of [partialDatabase, partialKey]) rmSync(file, { force: true });
+  refuseIfOpen(database);
+
+  let previous: string | null = null;
+  try {
+    closeSync(openSync(partialDatabase, 'wx', 0o600));
+    await copyDatabase(path.join(backup, DATABASE_FILE), partialDatabase);
+    syncFile(partialDatabase);
+    if (protection === 'keyfile') {
+      copyFileSync(path.join(backup, KEY_FILE), partialKey, constants.COPYFILE_EXCL);
+      chmodSync(partialKey, 0o600);
+      syncFile(partialKey);
+    }
+    // Checked again right before the move: the copy may have taken a while.
+    refuseIfOpen(database);
+    const present = DATA_FILES.filter((name) => existsSync(path.join(dataDir, name)));
+    if (present.length > 0) {
+      previous = asideFolder(dataDir, options.now ?? new Date());
+      mkdirSync(previous, { mode: 0o700 });
+      // The database first: from then on the folder no longer looks like a data directory with its
+      // old database and the backup's key, whatever happens next.
+      for (const name of present) renameSync(path.join(dataDir, name), path.join(previous, name));
+      syncFolder(previous);
+    }
+  } catch (error) {
+    for (const file of [partialDatabase, partialKey]) rmSync(file, { force: true });
+    throw error;
+  }
+  if (protection === 'keyfile') renameSync(partialKey, keyFile);
+  renameSync(partialDatabase, database);
+  syncFolder(dataDir);
+  return { dataDir, backup, organization, protection, previous };
+}
+
+/** A whole backup of a Titular data directory, readable, with its organization and vault; else a refusal naming what is wrong. */
+function checkBackup(backup: string): { organization: string; protection: MasterKeyProviderKind } {
+  if (!existsSync(backup) || !statSync(backup).isDirectory()) throw stateRefusal(`${backup} is not a folder`);
+  const file = path.join(backup, DATABASE_FILE);
+  if (!existsSync(file)) {
+    const partial = readdirSync(backup).some((name) => name.endsWith('.partial'));
+    throw stateRefusal(
+      partial
+        ? `${backup} holds an unfinished backup (only .partial files): make a new one`
+        : `${backup} holds no Titular backup (no ${DATABASE_FILE})`,
+    );
+  }
+  let sqlite: Database.Database;
+  try {
+    sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw stateRefusal(`${file} cannot be opened: ${(error as Error).message}`);
+  }
+  try {
+    let problems: string[];
+    try {
+      problems = sqlite.prepare('PRAGMA quick_check').pluck().all() as string[];
+    } catch (error) {
+      throw stateRefusal(`${file} is not a readable Titular database: ${(error as Error).message}`);
+    }
+    if (problems.length !== 1 || problems[0] !== 'ok') throw stateRefusal(`${file} is damaged (${problems.slice(0, 3).join('; ')}): use another backup`);
+    const has = (table: string) => sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
+    const organization = has('organizations') ? (sqlite.prepare('SELECT name FROM organizations LIMIT 1').pluck().get() as string | undefined) : undefined;
+    const protection = has('vault_meta') ? (sqlite.prepare('SELECT provider FROM vault_meta WHERE id = 1').pluck().get() as MasterKeyProviderKind | undefined) : undefined;
+    if (organization === undefined || protection === undefined) throw stateRefusal(`${file} is not the database of a set-up Titular data directory`);
+    if (protection === 'keyfile' && !existsSync(path.join(backup, KEY_FILE))) {
+      throw stateRefusal(`${backup} lacks ${KEY_FILE}, which this backup's vault is protected by: without it its stored API keys could not be revealed`);
+    }
+    return { organization, protection };
+  } finally {
+    sqlite.close();
+  }
+}
+
+/**
+ * Refuses while another process has the database open. A file SQLite cannot read as a database
+ * (the damage a restore may be repairing) is open nowhere as one either.
+ */
+function refuseIfOpen(database: string): void {
+  if (!existsSync(database)) return;
+  let sqlite: Database.Database | undefined;
+  try {
+    sqlite = new Database(database, { fileMustExist: true, timeout: 0 });
+    sqlite.pragma('locking_mode = EXCLUSIVE');
+    sqlite.exec('BEGIN EXCLUSIVE');
+    sqlite.exec('COMMIT');
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? '';
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+      throw stateRefusal(`Titular is using ${path.dirname(database)} (the desktop, a server or another command): close it, then restore`);
+    }
+  } finally {
+    sqlite?.close();
+  }
+}
+
+/** `<data directory>-antes-de-restaurar-AAAAMMDD-HHMMSS` (local time), beside it; a second one in the same second gets a suffix. */
+function asideFolder(dataDir: string, now: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  const stamp = `${now.getFullYear()}${two(now.getMonth() + 1)}${two(now.getDate())}-${two(now.getHours())}${two(now.getMinutes())}${two(now.getSeconds())}`;
+  const base = `${dataDir}-antes-de-restaurar-${stamp}`;
+  let candidate = base;
+  for (let n = 2; existsSync(candidate); n++) candidate = `${base}-${n}`;
+  return candidate;
+}
+
+function isSameOrInside(folder: string, parent: string): boolean {
+  const relative = path.relative(parent, folder);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
