@@ -302,7 +302,9 @@ describe('parseDirectoryFile (CSV)', () => {
     ]);
   });
 
-  it('parses 10,000 generated rows quickly and without errors', () => {
+  // Its speed is not asserted here (a wall-clock bound fails on a loaded machine, and the project
+  // measures speed in bench/): this is about 10,000 rows parsed whole and right.
+  it('parses 10,000 generated rows without errors', () => {
     const lines = [HEADER];
     for (let i = 0; i < 10_000; i++) {
       const account = Math.floor(i / 2); // two holders per account
@@ -315,9 +317,7 @@ describe('parseDirectoryFile (CSV)', () => {
     }
     const content = lines.join('\n');
 
-    const started = performance.now();
     const parsed = parseDirectoryFile(content, 'csv');
-    const elapsed = performance.now() - started;
 
     expect(parsed.errors).toEqual([]);
     expect(parsed.rows).toBe(10_000);
@@ -325,7 +325,6 @@ describe('parseDirectoryFile (CSV)', () => {
     expect(parsed.accounts.filter((a) => a.data.account_type === 'VIRTUAL')).toHaveLength(500);
     expect(parsed.accounts.every((a) => a.data.holders.length === 2)).toBe(true);
     expect(parsed.accounts[1]?.data.holders[1]?.full_name).toBe('Titular 3, S.A.');
-    expect(elapsed).toBeLessThan(1000);
   });
 });
 

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -103,7 +103,7 @@ describe('background WAL checkpoints', () => {
     expect(checkpointerRunning(sqlite)).toBe(false);
   });
 
-  it('the worker, listened to for its reports, never keeps the process alive (it would stay 10 s, until its idle exit)', () => {
+  it('the worker, listened to for its reports, never keeps the process alive (it would stay 60 s here, until its idle exit)', { timeout: 60_000 }, () => {
     // A CommonJS script (a worker inherits its parent's flags, and `--input-type=module` would make
     // the worker's own source ESM): start the worker, see it answer, then leave nothing to do.
     const script = path.join(dir, 'alive.cjs');
@@ -114,13 +114,14 @@ describe('background WAL checkpoints', () => {
         `const { ensureCheckpointer, checkpointNow } = require(${JSON.stringify(path.resolve('src/main/core/db/wal-checkpointer.ts'))});`,
         `const db = new Database(${JSON.stringify(path.join(dir, 'alive.db'))});`,
         "db.pragma('journal_mode = WAL');",
-        "console.log('started', ensureCheckpointer(db, { onLargeWal: () => {} }));",
-        "checkpointNow(db, 4000).then((answer) => console.log('answered', answer !== null));",
+        "console.log('started', ensureCheckpointer(db, { onLargeWal: () => {}, idleExitMs: 60000 }));",
+        "checkpointNow(db, 20000).then((answer) => console.log('answered', answer !== null));",
       ].join('\n'),
     );
-    // The 5 s bound is a safety stop below the worker's 10 s idle exit, not a speed assertion.
-    const child = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 5_000 });
-    expect(child.error, 'still running after 5 s').toBeUndefined();
+    // The 30 s bound is a safety stop well below the worker's 60 s idle exit, not a speed assertion:
+    // starting node, tsx and the worker took up to 1.9 s on the loaded CI machine.
+    const child = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(child.error, 'still running after 30 s').toBeUndefined();
     expect(child.stdout.trim().split('\n'), child.stderr).toEqual(['started true', 'answered true']);
     expect(child.status).toBe(0);
   });
@@ -141,9 +142,10 @@ describe('WAL restarts under sustained writes', () => {
    * 40,000 rows of 2 KB (80 MB) through the commit queue, in batches of 50, each queued as soon as
    * the last committed: a sustained load, under which the worker never finds a moment with every
    * frame copied. First 1,000 small writes start the worker, given time to load. Returns the WAL
-   * file's largest size meanwhile.
+   * file's largest size meanwhile, and how many times the WAL was started over (its header's
+   * checkpoint sequence number, which SQLite increments each time it writes the WAL from its start).
    */
-  async function sustainedWrites(restartFrames: number): Promise<{ largestWal: number; rows: number }> {
+  async function sustainedWrites(restartFrames: number): Promise<{ largestWal: number; rows: number; restarts: number }> {
     const opened = openDatabase({ file: path.join(dir, `titular-${restartFrames}.db`) });
     const { sqlite } = opened;
     try {
@@ -155,12 +157,17 @@ describe('WAL restarts under sustained writes', () => {
       expect(checkpointerRunning(sqlite)).toBe(true);
       await checkpointNow(sqlite, 10_000); // answers once the worker has loaded
       let largestWal = 0;
+      let restarts = 0;
+      let sequence = walCheckpointSequence(`${sqlite.name}-wal`);
       for (let batch = 0; batch < 800; batch++) {
         await Promise.all(Array.from({ length: 50 }, (_, i) => queue.enqueue(() => insert.run(batch * 50 + i + 1, 'x'.repeat(2000)))));
         largestWal = Math.max(largestWal, statSync(`${sqlite.name}-wal`).size);
+        const now = walCheckpointSequence(`${sqlite.name}-wal`);
+        if (now !== sequence) restarts++;
+        sequence = now;
       }
       const rows = (sqlite.prepare('SELECT COUNT(*) AS n FROM rows_written WHERE id > 0').get() as { n: number }).n;
-      return { largestWal, rows };
+      return { largestWal, rows, restarts };
     } finally {
       opened.close();
     }
@@ -169,15 +176,27 @@ describe('WAL restarts under sustained writes', () => {
   it('once the WAL holds the restart threshold, commits wait for a checkpoint and the WAL is written from its start again', { timeout: 60_000 }, async () => {
     const restarted = await sustainedWrites(300); // ~1.2 MB of WAL
     expect(restarted.rows).toBe(40_000);
-    // Control, the same writes never asking for a restart: the WAL grows to most of the 80 MB written
-    // (SQLite may still start it over once, when a checkpoint catches up between two commits: seen at
-    // 78 MB with the other test files' load on both cores).
-    const grown = await sustainedWrites(1_000_000_000);
-    expect(grown.rows).toBe(40_000);
-    expect(grown.largestWal).toBeGreaterThan(60_000_000);
-    // Restarted at ~1.2 MB, plus what these very fast writes (~200 MB/s) add while the worker catches
-    // up before it reports (a database fsync), while a report travels and while reports are ignored
-    // after each hold (25-30 MB here): far below, and no longer growing with what is written.
-    expect(restarted.largestWal).toBeLessThan(grown.largestWal / 2);
+    // Without the restarts the WAL grows to most of the 80 MB written on a quiet machine (95 MB
+    // measured). It is no yardstick under load, though: a writer starved of CPU lets the worker catch
+    // up between two commits, and SQLite then starts the WAL over by itself (22–78 MB seen with the
+    // other test files on both cores). So the bounds are absolute: the WAL was started over again and
+    // again, and never held half of what was written. Restarted at ~1.2 MB, plus what these very fast
+    // writes (~200 MB/s) add while the worker catches up before it reports (a database fsync), while a
+    // report travels and while reports are ignored after each hold: 12–30 MB measured.
+    expect(restarted.restarts).toBeGreaterThanOrEqual(2);
+    expect(restarted.largestWal).toBeLessThan(40_000_000);
   });
 });
+
+/** The WAL header's checkpoint sequence number (bytes 12–15, big-endian); -1 while there is no WAL file. */
+function walCheckpointSequence(file: string): number {
+  if (!existsSync(file)) return -1;
+  const header = Buffer.alloc(16);
+  const fd = openSync(file, 'r');
+  try {
+    if (readSync(fd, header, 0, 16, 0) < 16) return -1;
+  } finally {
+    closeSync(fd);
+  }
+  return header.readUInt32BE(12);
+}

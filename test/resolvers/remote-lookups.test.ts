@@ -183,8 +183,10 @@ describe('remote account lookups', () => {
   });
 
   it('slow (beyond the timeout): every attempt times out, then 503 GE500, no credit', async () => {
-    f.configureRemote({ timeoutMs: 150 });
-    f.upstream.setMode({ kind: 'slow', delayMs: 5_000 });
+    // 1 s, not less: the fake upstream shares this event loop, and an attempt cut off before its
+    // connection is even accepted (a loaded machine stalling the loop) would never reach it as a hit.
+    f.configureRemote({ timeoutMs: 1_000 });
+    f.upstream.setMode({ kind: 'slow', delayMs: 10_000 });
     const before = f.balance('cbu');
     expectUpstreamDown(await lookupCbu(DIR.missing.cbu), 'cbu', before);
     expect(f.upstream.takeHits()).toHaveLength(ATTEMPTS);

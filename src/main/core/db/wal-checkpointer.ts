@@ -124,6 +124,8 @@ export interface CheckpointerOptions {
   restartFrames?: number;
   /** Default CHECKPOINT_INTERVAL_MS; tests use shorter ones. */
   intervalMs?: number;
+  /** How long the worker stays with nothing to checkpoint before it ends. Default IDLE_EXIT_MS; a test uses a longer one. */
+  idleExitMs?: number;
 }
 
 const running = new WeakMap<Database.Database, Running>();
@@ -143,7 +145,7 @@ export function ensureCheckpointer(sqlite: Database.Database, options: Checkpoin
         file: sqlite.name,
         synchronous: sqlite.pragma('synchronous', { simple: true }) === 2 ? 'FULL' : 'NORMAL',
         intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS,
-        idleExitMs: IDLE_EXIT_MS,
+        idleExitMs: options.idleExitMs ?? IDLE_EXIT_MS,
         restartFrames: options.restartFrames ?? RESTART_FRAMES,
         catchUpPasses: CATCH_UP_PASSES,
       },
