@@ -6,6 +6,7 @@ import type { Channel, ChannelInput, ChannelOutput } from '../../../shared/ipc/c
 import type { ProductSlug } from '../../../shared/api/common';
 import { api, IpcCallError } from './client';
 
+/** `refetchInterval` also runs while the window is hidden or minimized (React Query pauses it otherwise). */
 type QueryOptions = { enabled?: boolean; refetchInterval?: number | false };
 
 export function useChannelQuery<C extends Channel>(channel: C, input: ChannelInput<C>, options: QueryOptions & { keepPrevious?: boolean } = {}) {
@@ -14,6 +15,7 @@ export function useChannelQuery<C extends Channel>(channel: C, input: ChannelInp
     queryFn: () => api[channel](input),
     enabled: options.enabled,
     refetchInterval: options.refetchInterval,
+    refetchIntervalInBackground: options.refetchInterval ? true : undefined,
     placeholderData: options.keepPrevious ? keepPreviousData : undefined,
   });
 }

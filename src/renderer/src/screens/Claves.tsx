@@ -31,7 +31,8 @@ export function ClavesScreen({ session }: { session: Session }) {
   const setShown = (secret: Omit<ShownSecret, 'at'> | null) => setShownSecret(secret && { ...secret, at: Date.now() });
   // While a secret is on screen the vault's state is read every few seconds: when it locks on its own
   // (auto-lock after the idle time, in the desktop's main process) the secret leaves the screen too,
-  // instead of staying there for whoever comes to the unattended computer. These reads do not count
+  // instead of staying there for whoever comes to the unattended computer (also while the window is
+  // minimized, so that it is gone when the window comes back). These reads do not count
   // as activity that holds the auto-lock off (electron/ipc.ts).
   const vault = useVaultStatus({ enabled: session.user.role === 'admin', refetchInterval: shown ? SECRET_LOCK_CHECK_MS : false });
   const [hiddenByLock, setHiddenByLock] = useState(false);
