@@ -2,14 +2,13 @@
 // new data directory at once.
 //
 // drizzle's own migrator reads which migrations are applied, then runs them in a deferred
-// transaction. When another process changes the schema in between, the first statement re-reads the
-// schema inside that transaction and then needs the write lock while the other process holds it;
-// SQLite cannot wait for a lock that a transaction which has already read asks for (it could
-// deadlock), so it fails at once with SQLITE_BUSY, busy_timeout or not. Two first runs of `titular`
-// at once failed that way about once in 240. Here the write lock is taken first (BEGIN IMMEDIATE
-// waits like any other write), and what is applied is read under it: one process migrates, the
-// others then find nothing to do. The bookkeeping is drizzle's, to the column, so databases
-// migrated by either stay compatible.
+// transaction, which takes the write lock only at its first statement: two processes opening a new
+// data directory at once (two first runs) could both start the same migration, and the second then
+// failed on a table the first had just created (Titular used to run it a second time to get past
+// that). Here the write lock is taken first (BEGIN IMMEDIATE waits for it like any other write) and
+// what is applied is read under it: one process migrates, the others find nothing left to do, and a
+// migration that really fails is not run twice. The bookkeeping is drizzle's, to the column, so
+// databases migrated by either stay compatible.
 import type Database from 'better-sqlite3';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 
