@@ -266,10 +266,7 @@ test('a locked vault keeps the API working, and unlocks again from the screen', 
     await expect(page.getByTestId('key-secret')).toHaveText(secret);
   } finally {
     // Never leave the admin server's vault locked for the specs that follow.
-    await page.evaluate(async () => {
-      const token = window.sessionStorage.getItem('titular.session');
-      await fetch('/bridge/vault.unlock', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Session ${token}` }, body: '{}' });
-    });
+    await bridge(page, 'vault.unlock');
   }
   await row.getByTestId('key-revoke').click();
   await page.getByTestId('confirm-ok').click();
