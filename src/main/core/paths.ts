@@ -1,5 +1,6 @@
 // Finding files that ship beside the code (migrations, the built renderer) from wherever the code
-// runs: the TypeScript source, the electron-vite bundle in out/, or an installed package.
+// runs: the TypeScript source, the electron-vite bundle in out/, or an installed package; and
+// telling whether one folder lies inside another.
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
@@ -21,4 +22,10 @@ export function findUpwards(relative: string, marker = relative): string | null 
     }
   }
   return null;
+}
+
+/** Whether `folder` is `parent` itself or lies anywhere inside it (both resolved first). */
+export function isSameOrInside(folder: string, parent: string): boolean {
+  const relative = path.relative(path.resolve(parent), path.resolve(folder));
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

@@ -11,8 +11,11 @@ export function defaultBackupRoot(dataDir: string): string {
 
 /** `<root>/titular-AAAA-MM-DD-HHMMSS`, in this computer's time. */
 export function newBackupFolder(root: string, now: Date): string {
+  return path.join(root, `titular-${localStamp(now)}`);
+}
+
+/** `AAAA-MM-DD-HHMMSS` in this computer's time: the moment in the names of backup and restore folders. */
+export function localStamp(now: Date): string {
   const two = (n: number) => String(n).padStart(2, '0');
-  const day = `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
-  const time = `${two(now.getHours())}${two(now.getMinutes())}${two(now.getSeconds())}`;
-  return path.join(root, `titular-${day}-${time}`);
+  return `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}-${two(now.getHours())}${two(now.getMinutes())}${two(now.getSeconds())}`;
 }

@@ -12,6 +12,7 @@ import { stateRefusal } from '../errors';
 import type { MasterKeyProviderKind } from '../vault/master-key-provider';
 import { copyDatabase } from './database-copy';
 import { syncFile, syncFolder } from './fsync';
+import { isSameOrInside } from '../paths';
 import { DATABASE_FILE, KEY_FILE, keyFileOf } from '../data-dir';
 
 const PARTIAL = '.partial';
@@ -32,8 +33,7 @@ export async function backupDataDir(options: {
 }): Promise<BackupResult> {
   const directory = path.resolve(options.destination);
   const dataDir = path.resolve(options.dataDir);
-  const inside = path.relative(dataDir, directory);
-  if (inside === '' || (!inside.startsWith('..') && !path.isAbsolute(inside))) {
+  if (isSameOrInside(directory, dataDir)) {
     throw stateRefusal('A backup cannot go into the data directory or a folder inside it: choose a folder elsewhere');
   }
   const database = path.join(directory, DATABASE_FILE);

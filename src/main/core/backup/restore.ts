@@ -17,6 +17,9 @@ import { DATABASE_FILE, KEY_FILE } from '../data-dir';
 import type { MasterKeyProviderKind } from '../vault/master-key-provider';
 import { copyDatabase } from './database-copy';
 import { syncFile, syncFolder } from './fsync';
+import { localStamp } from './backup-folder';
+import { isSameOrInside } from '../paths';
+import { peekDataDir } from '../startup/peek-data-dir';
 
 const PARTIAL = '.restoring';
 /** The files of a data directory's data that a restore replaces; anything else in the folder stays. */
@@ -97,25 +100,22 @@ function checkBackup(backup: string): { organization: string; protection: Master
   } catch (error) {
     throw stateRefusal(`${file} cannot be opened: ${(error as Error).message}`);
   }
+  let problems: string[];
   try {
-    let problems: string[];
-    try {
-      problems = sqlite.prepare('PRAGMA quick_check').pluck().all() as string[];
-    } catch (error) {
-      throw stateRefusal(`${file} is not a readable Titular database: ${(error as Error).message}`);
-    }
-    if (problems.length !== 1 || problems[0] !== 'ok') throw stateRefusal(`${file} is damaged (${problems.slice(0, 3).join('; ')}): use another backup`);
-    const has = (table: string) => sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
-    const organization = has('organizations') ? (sqlite.prepare('SELECT name FROM organizations LIMIT 1').pluck().get() as string | undefined) : undefined;
-    const protection = has('vault_meta') ? (sqlite.prepare('SELECT provider FROM vault_meta WHERE id = 1').pluck().get() as MasterKeyProviderKind | undefined) : undefined;
-    if (organization === undefined || protection === undefined) throw stateRefusal(`${file} is not the database of a set-up Titular data directory`);
-    if (protection === 'keyfile' && !existsSync(path.join(backup, KEY_FILE))) {
-      throw stateRefusal(`${backup} lacks ${KEY_FILE}, which this backup's vault is protected by: without it its stored API keys could not be revealed`);
-    }
-    return { organization, protection };
+    problems = sqlite.prepare('PRAGMA quick_check').pluck().all() as string[];
+  } catch (error) {
+    throw stateRefusal(`${file} is not a readable Titular database: ${(error as Error).message}`);
   } finally {
     sqlite.close();
   }
+  if (problems.length !== 1 || problems[0] !== 'ok') throw stateRefusal(`${file} is damaged (${problems.slice(0, 3).join('; ')}): use another backup`);
+  // The backup folder is a data directory of its own: read like any other.
+  const { organization, vault: protection } = peekDataDir(backup);
+  if (organization === null || protection === null) throw stateRefusal(`${file} is not the database of a set-up Titular data directory`);
+  if (protection === 'keyfile' && !existsSync(path.join(backup, KEY_FILE))) {
+    throw stateRefusal(`${backup} lacks ${KEY_FILE}, which this backup's vault is protected by: without it its stored API keys could not be revealed`);
+  }
+  return { organization, protection };
 }
 
 /**
@@ -140,17 +140,10 @@ function refuseIfOpen(database: string): void {
   }
 }
 
-/** `<data directory>-antes-de-restaurar-AAAAMMDD-HHMMSS` (local time), beside it; a second one in the same second gets a suffix. */
+/** `<data directory>-antes-de-restaurar-AAAA-MM-DD-HHMMSS` (local time), beside it; a second one in the same second gets a suffix. */
 function asideFolder(dataDir: string, now: Date): string {
-  const two = (n: number) => String(n).padStart(2, '0');
-  const stamp = `${now.getFullYear()}${two(now.getMonth() + 1)}${two(now.getDate())}-${two(now.getHours())}${two(now.getMinutes())}${two(now.getSeconds())}`;
-  const base = `${dataDir}-antes-de-restaurar-${stamp}`;
+  const base = `${dataDir}-antes-de-restaurar-${localStamp(now)}`;
   let candidate = base;
   for (let n = 2; existsSync(candidate); n++) candidate = `${base}-${n}`;
   return candidate;
-}
-
-function isSameOrInside(folder: string, parent: string): boolean {
-  const relative = path.relative(parent, folder);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
