@@ -471,6 +471,18 @@ describe('the document', () => {
     expect(Object.keys(document.paths as object).some((p) => p.startsWith('/bridge') || p === '/' || p.startsWith('/assets'))).toBe(false);
   });
 
+  it('history\'s page and per_page are integers with their ranges and defaults, as a client generator reads them', () => {
+    const parameters = checker.operation('get', '/api/v1/history')!.parameters as { name: string; schema: unknown }[];
+    const schemaOf = (name: string) => parameters.find((p) => p.name === name)?.schema;
+    expect(schemaOf('page')).toEqual({ type: 'integer', minimum: 1, maximum: 100_000_000, default: 1 });
+    expect(schemaOf('per_page')).toEqual({ type: 'integer', minimum: 1, maximum: 50, default: 10 });
+    // The document and the server agree on the edges: what one refuses, the other does.
+    expect(checker.checkRequest('get', '/api/v1/history', { query: { page: '100000000', per_page: '50' } })).toEqual([]);
+    for (const query of [{ per_page: '51' }, { per_page: '0' }, { page: '0' }, { page: 'x' }, { per_page: '2.5' }]) {
+      expect(checker.checkRequest('get', '/api/v1/history', { query }), JSON.stringify(query)).not.toEqual([]);
+    }
+  });
+
   it(`the repository's ${OPENAPI_FILE} is the generated document`, () => {
     const committed = readFileSync(path.resolve(import.meta.dirname, '../..', OPENAPI_FILE), 'utf8');
     const generated = serializeOpenApiDocument(generateOpenApiDocument());

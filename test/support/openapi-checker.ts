@@ -89,7 +89,7 @@ export class OpenApiChecker {
         if (parameter.required) errors.push(`${where}: required ${parameter.in} parameter ${name} missing`);
         return;
       }
-      errors.push(...this.#validate(`${where} ${parameter.in} parameter ${name}`, `${base}/parameters/${index}/schema`, value));
+      errors.push(...this.#validate(`${where} ${parameter.in} parameter ${name}`, `${base}/parameters/${index}/schema`, fromText(parameter.schema as Json, value)));
     });
     for (const name of Object.keys(request.query ?? {})) {
       if (!parameters.some((p) => p.in === 'query' && p.name === name)) errors.push(`${where}: query parameter ${name} is not documented`);
@@ -195,4 +195,13 @@ function escape(segment: string): string {
 
 function lowerKeys(record: Record<string, string> | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(record ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+/**
+ * A query or header value is text; a parameter documented as a number is that text read as one, as a
+ * client's OpenAPI serializer writes it (style `form`). Text that is not a number stays text and fails.
+ */
+function fromText(schema: Json | undefined, value: string): unknown {
+  const numeric = schema?.type === 'integer' || schema?.type === 'number';
+  return numeric && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
 }

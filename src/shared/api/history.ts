@@ -25,13 +25,18 @@ export function parseHistoryBound(value: string, bound: 'from' | 'to'): number |
   return Number.isNaN(ms) ? null : ms;
 }
 
-const positiveInt = (name: string, max?: number) =>
+// A whole number in the query string. It arrives as text, but the OpenAPI document describes it as
+// the integer it stands for (the `meta`, with the text's pattern dropped by components.ts), so that
+// generated clients take a number.
+const positiveInt = (name: string, max: number, fallback: number) =>
   z
     .string()
     .regex(/^\d{1,15}$/, `${name} must be a whole number`)
     .transform(Number)
     .refine((n) => n >= 1, `${name} must be at least 1`)
-    .refine((n) => max === undefined || n <= max, `${name} must be at most ${max}`);
+    .refine((n) => n <= max, `${name} must be at most ${max}`)
+    .meta({ type: 'integer', minimum: 1, maximum: max })
+    .default(fallback);
 
 const bound = (name: 'from' | 'to') =>
   z.string().transform((value, ctx) => {
@@ -47,8 +52,8 @@ const bound = (name: 'from' | 'to') =>
 export const historyQuerySchema = z
   .object({
     // Bounded so that (page - 1) × per_page stays a safe SQLite OFFSET.
-    page: positiveInt('page', MAX_PAGE).default(1),
-    per_page: positiveInt('per_page', 50).default(10),
+    page: positiveInt('page', MAX_PAGE, 1),
+    per_page: positiveInt('per_page', 50, 10),
     from: bound('from').optional(),
     to: bound('to').optional(),
     status: lookupStatusSchema.optional(),

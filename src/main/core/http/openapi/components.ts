@@ -100,8 +100,20 @@ function emit(components: Record<string, Component>, io: 'input' | 'output'): Re
   return result;
 }
 
+/**
+ * A query parameter that arrives as text but stands for an integer (its zod `meta` says `integer`)
+ * is described as that integer: the text's `pattern` is dropped, and its default, which zod leaves
+ * out of a transformed schema's input, is put back.
+ */
+function describeNumberAsNumber(ctx: { zodSchema: z.core.$ZodTypes; jsonSchema: JsonSchema }): void {
+  if (ctx.jsonSchema.type !== 'integer') return;
+  delete ctx.jsonSchema.pattern;
+  const def = ctx.zodSchema._zod.def;
+  if (def.type === 'default') ctx.jsonSchema.default = def.defaultValue;
+}
+
 /** A zod schema as a standalone JSON Schema (query parameters: no component references). */
 export function inlineSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _schema, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as JsonSchema;
+  const { $schema: _schema, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, override: describeNumberAsNumber }) as JsonSchema;
   return json;
 }
