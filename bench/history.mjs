@@ -6,7 +6,6 @@
 // autocannon for a bounded time per case: the first page and a deep page, without a filter and with
 // status, source, from/to and all of them. Writes bench/results/history.json; bench/run.mjs calls
 // runHistoryBench() for bench/results/latest.json. Nothing leaves the machine.
-import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,8 +15,8 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { ensureBuilt } from './build.mjs';
 import { seedHistory } from './history-seed.mjs';
+import { cliIn, processCpuMicros, ROOT, SERVE, startServer, stopServer } from './processes.mjs';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const CACHE = path.join(ROOT, 'bench/.cache');
 const Database = createRequire(import.meta.url)('better-sqlite3');
 const DAY_MS = 86_400_000;
@@ -26,14 +25,6 @@ const PER_PAGE = 50;
 const SEED_VERSION = 2;
 /** The page the "deep" cases ask for (or the last page, when a filter has fewer). */
 const DEEP_PAGE = 1000;
-
-function cli(dataDir, ...args) {
-  return execFileSync(process.execPath, [path.join(ROOT, 'out/main/cli.js'), ...args, '--data-dir', dataDir], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, TITULAR_PASSPHRASE: '' },
-  });
-}
 
 /** The cache key: what the seeded database depends on (the schema's migrations, the seeder, the size). */
 function cacheKey(rows) {
@@ -46,8 +37,9 @@ function cacheKey(rows) {
 
 /** Creates a data directory with the CLI and writes `rows` history rows into it. Returns the seconds spent seeding. */
 function seed(dataDir, rows, endMs) {
-  cli(dataDir, 'init', '--org', 'Bench Cobranzas', '--admin-name', 'Bench Admin', '--admin-email', 'bench@titular.test');
-  cli(dataDir, 'users', 'add', '--name', 'Olga Operadora', '--email', 'olga@titular.test', '--role', 'operator');
+  const cli = cliIn(dataDir);
+  cli('init', '--org', 'Bench Cobranzas', '--admin-name', 'Bench Admin', '--admin-email', 'bench@titular.test');
+  cli('users', 'add', '--name', 'Olga Operadora', '--email', 'olga@titular.test', '--role', 'operator');
   const sqlite = new Database(path.join(dataDir, 'titular.db'));
   try {
     // Bulk load only: the server reopens the file with the product's own settings.
@@ -96,45 +88,6 @@ function preparedDataDir(rows) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'titular-history-bench-'));
   for (const file of ['titular.db', 'master.key']) copyFileSync(path.join(cached, file), path.join(dataDir, file));
   return { dataDir, seedSeconds };
-}
-
-function startServer(dataDir) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'out/main/serve.js'), '--port', '0', '--data-dir', dataDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, TITULAR_PASSPHRASE: '' },
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (match) resolve({ child, url: match[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`serve.js exited with ${code}: ${out}`)));
-  });
-}
-
-function stopServer(server) {
-  return new Promise((resolve) => {
-    if (server.child.exitCode !== null) return resolve();
-    server.child.once('exit', resolve);
-    server.child.kill('SIGTERM');
-  });
-}
-
-/**
- * CPU time (user + system, ms) the server process has used so far, from /proc (Linux; null elsewhere).
- * Per request it is the figure that other load on a shared machine disturbs least.
- */
-function serverCpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime are fields 14 and 15 of stat(5), here indexes 11 and 12; in clock ticks (100/s).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return null;
-  }
 }
 
 function load(url, headers, { durationSeconds, connections, amount }) {
@@ -193,13 +146,13 @@ export async function runHistoryBench({ dataDir, durationSeconds = 5, connection
   let server = null;
   try {
     const endMs = Date.now();
-    const key = JSON.parse(cli(workDir, 'keys', 'create', '--product', 'cbu', '--scopes', 'history', '--rate-limit', '10000', '--name', 'history bench', '--json')).key;
+    const key = JSON.parse(cliIn(workDir)('keys', 'create', '--product', 'cbu', '--scopes', 'history', '--rate-limit', '10000', '--name', 'history bench', '--json')).key;
     const headers = { authorization: `Bearer ${key}` };
     const sqlite = new Database(path.join(workDir, 'titular.db'), { readonly: true });
     const totalRows = sqlite.prepare('SELECT COUNT(*) AS n FROM lookups').get().n;
     sqlite.close();
 
-    server = await startServer(workDir);
+    server = await startServer(SERVE, ['--port', '0', '--data-dir', workDir]);
     const results = [];
     for (const c of cases(endMs)) {
       // One plain request first: it checks the answer and tells how many pages the filter has.
@@ -213,9 +166,9 @@ export async function runHistoryBench({ dataDir, durationSeconds = 5, connection
       // Warm-up (JIT, SQLite's page cache), then latency with one client (nothing queued behind
       // another request: the time a page costs), then throughput with `connections` clients.
       await load(url, headers, { connections: 1, amount: c.amount ? 2 : 200 });
-      const cpuBefore = serverCpuMs(server.child.pid);
+      const cpuBefore = processCpuMicros(server.child.pid) / 1000;
       const alone = await load(url, headers, { durationSeconds, connections: 1, amount: c.amount });
-      const cpuAfter = serverCpuMs(server.child.pid);
+      const cpuAfter = processCpuMicros(server.child.pid) / 1000;
       const loaded = c.amount ? null : await load(url, headers, { durationSeconds, connections });
       const summary = {
         name: c.name,
@@ -227,7 +180,7 @@ export async function runHistoryBench({ dataDir, durationSeconds = 5, connection
         p99: alone.latency.p99,
         max: alone.latency.max,
         requests: alone.requests.total,
-        serverCpuMsPerRequest: cpuBefore === null || cpuAfter === null ? null : Number(((cpuAfter - cpuBefore) / alone.requests.total).toFixed(2)),
+        serverCpuMsPerRequest: Number(((cpuAfter - cpuBefore) / alone.requests.total).toFixed(2)),
         underLoad: loaded && { connections, rps: Math.round(loaded.requests.average), p50: loaded.latency.p50, p99: loaded.latency.p99, max: loaded.latency.max },
         non2xx: alone.non2xx + (loaded?.non2xx ?? 0),
         errors: alone.errors + (loaded?.errors ?? 0),

@@ -15,7 +15,7 @@
 //   fresh and on a populated data directory, the in-process cost per request (bench/lookup-cost.mjs)
 //   and the history pages on 1,000,000 rows (bench/history.mjs, when present).
 // Writes bench/results/latest.json. Nothing leaves the machine.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,8 +23,8 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { ensureBuilt } from './build.mjs';
 import { directoryCsv } from './directory-fixture.mjs';
+import { cliIn, procStats, ROOT, SERVE, startServer, stopServer } from './processes.mjs';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const TARGETS = { durableRatio: 0.5, durableP99Ms: 15, historyP99Ms: 10 };
 const { values } = parseArgs({
   options: {
@@ -47,72 +47,9 @@ const coldRuns = Math.min(Number(values['cold-runs']), 15);
 // median run is reported (every run is listed): one run is at the mercy of the host slowing down.
 const fullRounds = Math.max(1, Math.min(Math.floor(Number(values['full-rounds'])) || 5, 9));
 const WARMUP_SECONDS = 2;
-const SERVE = path.join(ROOT, 'out/main/serve.js');
-const CLI = path.join(ROOT, 'out/main/cli.js');
 
 // ---------------------------------------------------------------------------------------------
-// Processes
-
-const cliIn = (dataDir) => (...args) =>
-  execFileSync(process.execPath, [CLI, ...args, '--data-dir', dataDir], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, TITULAR_PASSPHRASE: '' },
-  });
-
-/** Spawns a server script; resolves once it prints its URL. */
-function start(script, args, env = {}) {
-  const startedAt = performance.now();
-  const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TITULAR_PASSPHRASE: '', ...env } });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${script} did not start within 30 s`));
-    }, 30_000);
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1], startedAt });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${script} exited with ${code}`));
-    });
-  });
-}
-
-function stop(server) {
-  if (server.child.exitCode !== null || server.child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    server.child.once('exit', resolve);
-    server.child.kill('SIGTERM');
-  });
-}
-
-/**
- * From /proc/PID: resident memory now and at its peak (MiB), and CPU time used so far (µs) by the
- * whole process and by its main thread (the event loop: its thread id is the process id).
- */
-function procStats(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
-  return {
-    rssMiB: kib('VmRSS') / 1024,
-    peakRssMiB: kib('VmHWM') / 1024,
-    cpuMicros: cpuMicrosOf(`/proc/${pid}/stat`),
-    mainThreadCpuMicros: cpuMicrosOf(`/proc/${pid}/task/${pid}/stat`),
-  };
-}
-
-/** utime + stime of a /proc stat file (fields 14 and 15, in clock ticks: 100 per second on Linux), in µs. */
-function cpuMicrosOf(statFile) {
-  const fields = readFileSync(statFile, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+// The machine
 
 /**
  * The machine's CPU time so far from /proc/stat (all CPUs, clock ticks): busy, idle and stolen. "Steal"
@@ -188,7 +125,7 @@ function load(name, options, pid, { quiet = false, seconds = duration } = {}) {
 
 /** Spawn → first 200 from GET /api/v1/balance, in milliseconds (polling every 5 ms, at most 30 s). */
 async function coldStart(dataDir, key) {
-  const server = await start(SERVE, ['--port', '0', '--data-dir', dataDir]);
+  const server = await startServer(SERVE, ['--port', '0', '--data-dir', dataDir]);
   try {
     const deadline = performance.now() + 30_000;
     for (;;) {
@@ -201,7 +138,7 @@ async function coldStart(dataDir, key) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   } finally {
-    await stop(server);
+    await stopServer(server);
   }
 }
 
@@ -275,13 +212,13 @@ try {
   const directoryRequests = requestsWith(liveKeys, numbers.map((number) => `/api/v1/lookup?identifier=${number}&type=cbu`));
 
   // synchronous=NORMAL server: directory and sandbox lookups.
-  const normal = await start(SERVE, ['--port', '0', '--data-dir', dataDir, '--synchronous', 'NORMAL']);
+  const normal = await startServer(SERVE, ['--port', '0', '--data-dir', dataDir, '--synchronous', 'NORMAL']);
   servers.push(normal);
   const sample = await fetch(`${normal.url}/api/v1/lookup?identifier=${numbers[0]}&type=cbu`, { headers: { authorization: `Bearer ${live}` } });
   if (sample.status !== 200) throw new Error(`sample lookup answered ${sample.status}: ${await sample.text()}`);
   const sampleSize = Buffer.byteLength(await sample.text());
   const idleRssMiB = round1(procStats(normal.child.pid).rssMiB);
-  const baseline = await start(path.join(ROOT, 'bench/baseline-server.mjs'), [String(sampleSize)]);
+  const baseline = await startServer(path.join(ROOT, 'bench/baseline-server.mjs'), [String(sampleSize)]);
   servers.push(baseline);
   const baselineCheck = await (await fetch(`${baseline.url}/api/v1/lookup`)).text();
   if (Buffer.byteLength(baselineCheck) !== sampleSize) throw new Error(`baseline body is ${Buffer.byteLength(baselineCheck)} bytes, not ${sampleSize}`);
@@ -312,10 +249,10 @@ try {
   runs.sandbox = await bracketed('sandbox lookups', { url: normal.url, ...requestsWith(sandboxKeys, ['/api/v1/lookup?identifier=0110001300000012345674&type=cbu']) }, normal.child.pid);
   runs.balance = await bracketed('balance reads', { url: normal.url, ...requestsWith(liveKeys, ['/api/v1/balance']) }, normal.child.pid);
   const normalPeakRssMiB = round1(procStats(normal.child.pid).peakRssMiB);
-  await stop(normal);
+  await stopServer(normal);
 
   // synchronous=FULL server on the same data directory.
-  const full = await start(SERVE, ['--port', '0', '--data-dir', dataDir, '--synchronous', 'FULL']);
+  const full = await startServer(SERVE, ['--port', '0', '--data-dir', dataDir, '--synchronous', 'FULL']);
   servers.push(full);
   await load('warm-up lookups FULL', { url: full.url, ...directoryRequests }, null, { quiet: true, seconds: WARMUP_SECONDS });
   const fullRuns = [];
@@ -326,13 +263,13 @@ try {
   const byRatio = (r) => r.requestsPerSecond / r.baselineRequestsPerSecondAround;
   runs.directoryFull = [...fullRuns].sort((a, b) => byRatio(a) - byRatio(b))[Math.floor((fullRuns.length - 1) / 2)];
   const fullPeakRssMiB = round1(procStats(full.child.pid).peakRssMiB);
-  await stop(full);
+  await stopServer(full);
 
-  const floor = await start(path.join(ROOT, 'bench/floor-server.mjs'), [String(sampleSize)]);
+  const floor = await startServer(path.join(ROOT, 'bench/floor-server.mjs'), [String(sampleSize)]);
   servers.push(floor);
   await load('warm-up floor', { url: floor.url, ...directoryRequests }, null, { quiet: true, seconds: WARMUP_SECONDS });
   runs.floorFull = await bracketed('group-commit floor (FULL)', { url: floor.url, ...directoryRequests }, floor.child.pid);
-  await stop(baseline);
+  await stopServer(baseline);
 
   const historyRows = Number(
     execFileSync(process.execPath, ['-e', `const D=require('better-sqlite3');const d=new D(process.argv[1],{readonly:true});console.log(d.prepare('SELECT COUNT(*) n FROM lookups').get().n)`, path.join(dataDir, 'titular.db')], { cwd: ROOT, encoding: 'utf8' }).trim(),
@@ -430,7 +367,7 @@ try {
       `\nwrote bench/results/latest.json (${report.totalSeconds} s)\n`,
   );
 } finally {
-  await Promise.all(servers.map(stop));
+  await Promise.all(servers.map(stopServer));
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(freshDir, { recursive: true, force: true });
 }

@@ -11,17 +11,15 @@
 // Reports requests/s, p50/p99, the server's main-thread CPU per request and each durable run's ratio
 // to the mean of the baseline runs around it, in bench/results/wrk-check.json. 127.0.0.1 only; every
 // run is bounded by --duration.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureBuilt } from './build.mjs';
 import { directoryCsv } from './directory-fixture.mjs';
+import { cliIn, mainThreadCpuMicros, ROOT, SERVE, startServer, stopServer } from './processes.mjs';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const SERVE = path.join(ROOT, 'out/main/serve.js');
-const CLI = path.join(ROOT, 'out/main/cli.js');
 const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },
@@ -41,7 +39,7 @@ if (spawnSync('wrk', ['--version']).error) {
 ensureBuilt();
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'titular-wrk-'));
-const cli = (...args) => execFileSync(process.execPath, [CLI, ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TITULAR_PASSPHRASE: '' } });
+const cli = cliIn(dataDir);
 cli('init', '--org', 'Bench', '--admin-name', 'Bench', '--admin-email', 'bench@titular.test');
 const keys = Array.from({ length: THREADS }, () => JSON.parse(cli('keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--rate-limit', '10000', '--json')).key);
 cli('credits', 'add', '--product', 'cbu', '--amount', '100000000');
@@ -74,36 +72,6 @@ end
 `,
 );
 
-function start(args) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TITULAR_PASSPHRASE: '' } });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`${args[0]} did not start within 30 s`))), 30_000);
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve({ child, url });
-      }
-    });
-  });
-}
-
-function stop({ child }) {
-  return new Promise((resolve) => {
-    child.once('exit', resolve);
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
-}
-
-/** utime + stime of a process's main thread, in µs (clock ticks of 10 ms). */
-function mainThreadCpuMicros(pid) {
-  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
 function wrk(url, seconds) {
   const run = spawnSync('wrk', [`-t${THREADS}`, `-c${connections}`, `-d${seconds}s`, '--timeout', '5s', '-s', script, url], { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
   const line = /RESULT (\{.*\})/.exec(run.stdout ?? '')?.[1];
@@ -112,7 +80,7 @@ function wrk(url, seconds) {
 }
 
 async function measure(name, args) {
-  const server = await start(args);
+  const server = await startServer(args[0], args.slice(1));
   try {
     wrk(server.url, 1); // warm-up: JIT, caches, the WAL's first pages
     const before = mainThreadCpuMicros(server.child.pid);
@@ -123,14 +91,14 @@ async function measure(name, args) {
     process.stdout.write(`${name.padEnd(24)} ${String(requestsPerSecond).padStart(6)} req/s  p50 ${run.p50Ms} ms  p99 ${run.p99Ms} ms  main thread ${run.mainThreadCpuMicrosPerRequest} µs/req${run.non2xx || run.errors ? `  non-2xx ${run.non2xx} errors ${run.errors}` : ''}\n`);
     return run;
   } finally {
-    await stop(server);
+    await stopServer(server);
   }
 }
 
 // One lookup answer's size, for the baseline's body.
-const sizing = await start([SERVE, '--port', '0', '--data-dir', dataDir]);
+const sizing = await startServer(SERVE, ['--port', '0', '--data-dir', dataDir]);
 const answer = await fetch(`${sizing.url}/api/v1/lookup?identifier=${numbers[0]}&type=cbu`, { headers: { authorization: `Bearer ${keys[0]}` } }).then((r) => r.text());
-await stop(sizing);
+await stopServer(sizing);
 const responseBytes = Buffer.byteLength(answer);
 
 const baseline = [path.join(ROOT, 'bench/baseline-server.mjs'), String(responseBytes)];
