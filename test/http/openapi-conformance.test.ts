@@ -478,7 +478,8 @@ describe('the document', () => {
     expect(schemaOf('per_page')).toEqual({ type: 'integer', minimum: 1, maximum: 50, default: 10 });
     // The document and the server agree on the edges: what one refuses, the other does.
     expect(checker.checkRequest('get', '/api/v1/history', { query: { page: '100000000', per_page: '50' } })).toEqual([]);
-    for (const query of [{ per_page: '51' }, { per_page: '0' }, { page: '0' }, { page: 'x' }, { per_page: '2.5' }]) {
+    const refused: Record<string, string>[] = [{ per_page: '51' }, { per_page: '0' }, { page: '0' }, { page: 'x' }, { per_page: '2.5' }];
+    for (const query of refused) {
       expect(checker.checkRequest('get', '/api/v1/history', { query }), JSON.stringify(query)).not.toEqual([]);
     }
   });
