@@ -186,10 +186,29 @@ test('Ajustes: the admin changes auto-lock and the resolvers, and stores a remot
   await page.getByTestId('settings-backup').click();
   const made = page.getByTestId('settings-backup-folder');
   await expect(made).toContainText(`${dataDir}-copias${path.sep}titular-`);
-  expect(readdirSync((await made.textContent())!.trim())).toEqual(['titular.db']);
+  const backupFolder = (await made.textContent())!.trim();
+  expect(readdirSync(backupFolder)).toEqual(['titular.db']);
   expect(await wcagViolations(page)).toEqual([]);
   await page.locator('.main').evaluate((el) => el.scrollTo({ top: 0 }));
   await shoot(page, 'ajustes');
+
+  // Claves' audit trail says all of it in words: which settings changed to what, the remote key, the
+  // backup's folder. Never the core's names for them ("settings.updated", "· settings").
+  await page.evaluate(() => {
+    window.location.hash = '#/claves';
+  });
+  const trail = page.getByTestId('audit-table');
+  const rows = (action: string) => trail.locator(`[data-testid="audit-row"][data-action="${action}"]`);
+  await expect(rows('settings.updated').filter({ hasText: 'Bloqueo automático (min): 30 · Origen de Informe crediticio: API remota · URL de la API remota: https://api.titular.example' })).toHaveCount(1);
+  // The second save changed one setting: only it is named.
+  await expect(rows('settings.updated').first()).toHaveText(/Cambió los ajustesOrigen de Informe crediticio: Directorio importado$/);
+  await expect(rows('settings.updated').first()).toContainText('Cambió los ajustes');
+  await expect(rows('remote.upstream_key_set')).toContainText('Guardó la clave de la API remota');
+  await expect(rows('data.backup_made')).toContainText(`Hizo una copia de seguridad`);
+  await expect(rows('data.backup_made')).toContainText(`Copia en ${backupFolder}`);
+  for (const text of await trail.getByTestId('audit-row').allTextContents()) {
+    expect(text).not.toMatch(/[a-z]+\.[a-z_]+ed\b|· (settings|data)$/);
+  }
 });
 
 test('a vault protected by a keychain this server cannot use: the screen says so and asks for no passphrase', async ({ page }) => {

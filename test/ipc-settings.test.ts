@@ -71,6 +71,20 @@ describe('settings.get / settings.update', () => {
     expect(audit[0]).toMatchObject({ action: 'settings.updated', actor: { id: f.adminId }, details: { 'api.port': 9123, 'vault.autoLockMinutes': 0 } });
   });
 
+  it('writes and audits only the settings whose value changes, with what they were', async () => {
+    const current = (await dispatch(f.titular, admin(), 'settings.get', {})) as { apiPort: number; autoLockMinutes: number; remote: { baseUrl: string | null; timeoutMs: number } };
+    const entries = () => f.titular.audit.list(f.orgId, { targetType: 'settings', limit: 50 }).length;
+    const before = entries();
+    // The settings screen sends every field on save: unchanged, nothing is recorded.
+    const unchanged = { apiPort: current.apiPort, autoLockMinutes: current.autoLockMinutes, remote: { baseUrl: current.remote.baseUrl, timeoutMs: current.remote.timeoutMs } };
+    await dispatch(f.titular, admin(), 'settings.update', unchanged);
+    expect(entries()).toBe(before);
+    await dispatch(f.titular, admin(), 'settings.update', { ...unchanged, autoLockMinutes: current.autoLockMinutes + 7 });
+    expect(entries()).toBe(before + 1);
+    const [latest] = f.titular.audit.list(f.orgId, { targetType: 'settings', limit: 1 });
+    expect(latest!.details).toEqual({ 'vault.autoLockMinutes': current.autoLockMinutes + 7, previous: { 'vault.autoLockMinutes': current.autoLockMinutes } });
+  });
+
   it('applies a resolver change to the next API lookup', async () => {
     const key = f.createKey();
     const lookup = () => f.app.inject({ method: 'GET', url: `/api/v1/lookup?identifier=${DIR.individual.cbu}&type=cbu`, headers: auth(key) });

@@ -48,11 +48,16 @@ export function updateSettings(titular: Titular, user: User, input: ChannelInput
     const problem = remoteBaseUrlProblem(baseUrl.trim());
     if (problem) throw invalidParameter(`remote.baseUrl: ${problem}`);
   }
-  // Validate everything before writing anything: one bad field changes nothing.
+  // Validate everything before writing anything: one bad field changes nothing. The screen sends
+  // every field on save; only those whose value differs are written and audited, with what they were.
   const writes: (() => void)[] = [];
+  const previous: Record<string, unknown> = {};
   const stage = <K extends Parameters<Titular['settings']['set']>[0]>(key: K, value: Parameters<Titular['settings']['set']>[1] & {}) => {
+    const before = settings.get(key);
+    if (before === value) return;
     writes.push(() => settings.set(key, value as never));
     changed[key] = value;
+    previous[key] = before;
   };
   if (input.apiPort !== undefined) stage('api.port', input.apiPort);
   if (input.autoLockMinutes !== undefined) stage('vault.autoLockMinutes', input.autoLockMinutes);
@@ -60,14 +65,18 @@ export function updateSettings(titular: Titular, user: User, input: ChannelInput
   if (input.resolvers?.informes) stage('resolver.informes', input.resolvers.informes);
   if (baseUrl !== undefined) {
     const value = baseUrl === null || baseUrl.trim() === '' ? null : normalizeBaseUrl(baseUrl);
-    writes.push(() => settings.set('remote.baseUrl', value));
-    changed['remote.baseUrl'] = value;
+    const before = settings.get('remote.baseUrl');
+    if (value !== before) {
+      writes.push(() => settings.set('remote.baseUrl', value));
+      changed['remote.baseUrl'] = value;
+      previous['remote.baseUrl'] = before;
+    }
   }
   if (input.remote?.timeoutMs !== undefined) stage('remote.timeoutMs', input.remote.timeoutMs);
   if (writes.length > 0) {
     titular.db.transaction(() => {
       for (const write of writes) write();
-      titular.audit.record({ orgId: user.orgId, actorUserId: user.id, action: 'settings.updated', targetType: 'settings', details: changed });
+      titular.audit.record({ orgId: user.orgId, actorUserId: user.id, action: 'settings.updated', targetType: 'settings', details: { ...changed, previous } });
     });
   }
   return readSettings(titular, host);

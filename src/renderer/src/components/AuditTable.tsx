@@ -43,9 +43,39 @@ export function AuditTable({ keys = [], users = [], initialFilter = 'all' }: { k
         return typeof d.accounts === 'number' ? tpl(m.audit.imported, { n: num(d.accounts) }) : entry.targetType;
       case 'vault':
         return m.audit.vaultTarget;
+      case 'settings':
+        return settingsTarget(entry.action, d);
+      case 'data': {
+        const dir = entry.action === 'data.restored' ? d.from : d.directory;
+        if (typeof dir !== 'string') return '';
+        return tpl(entry.action === 'data.restored' ? m.audit.restoreTarget : m.audit.backupTarget, { dir });
+      }
       default:
-        return [entry.targetType, entry.targetId].filter(Boolean).join(' ');
+        // A kind of entry this version does not know (a newer Titular wrote it): its id, not its type.
+        return entry.targetId ?? '';
     }
+  };
+
+  /** A settings entry in words: which settings changed to what, the remote key, or the remote API's fault. */
+  const settingsTarget = (action: string, d: Record<string, unknown>): string => {
+    if (action === 'remote.upstream_key_set') return d.replaced === true ? m.audit.upstreamKeyReplaced : m.audit.upstreamKeyTarget;
+    if (action === 'remote.upstream_key_removed') return m.audit.upstreamKeyTarget;
+    if (action === 'remote.upstream_error') {
+      const failures = m.audit.upstreamFailures as Record<string, string>;
+      const what = (typeof d.kind === 'string' ? failures[d.kind] : undefined) ?? (typeof d.message === 'string' ? d.message : '');
+      return [what, typeof d.httpStatus === 'number' ? `HTTP ${d.httpStatus}` : null].filter(Boolean).join(' · ');
+    }
+    const names = m.audit.settingNames as Record<string, string>;
+    return Object.entries(d)
+      .filter(([name]) => name !== 'previous')
+      .map(([name, value]) => `${names[name] ?? name}: ${settingValue(name, value)}`)
+      .join(' · ');
+  };
+  const settingValue = (name: string, value: unknown): string => {
+    if (value === null || value === undefined || value === '') return m.audit.settingNone;
+    if (value === 'directory' || value === 'remote') return m.settings.resolver[value];
+    // A port is a number without thousands separators (8787, not 8.787).
+    return typeof value === 'number' && name !== 'api.port' ? num(value) : String(value);
   };
 
   const entries = audit.data?.entries ?? [];
