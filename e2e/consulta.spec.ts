@@ -104,6 +104,8 @@ test('a valid CBU that is not in the directory answers PA011 and shows no accoun
   // A not-found lookup is charged: the banner says how many credits are left.
   await expect(error.getByTestId('credits-left')).toHaveAttribute('data-credits', /^\d+$/);
   await expect(page.getByTestId('lookup-result')).toHaveCount(0);
+  // It cost a credit, as a result does: asking again costs another, and the button says so.
+  await expect(page.getByTestId('lookup-submit')).toHaveText('Consultar de nuevo (otro crédito)');
 });
 
 test('editing the identifier after a lookup takes the answer off the screen', async ({ page, state }) => {

@@ -59,6 +59,8 @@ test('a company with debts and bounced checks: subject, institutions, classifica
   await expect(checks.nth(1)).toContainText('Pagado');
 
   await expect(report.getByTestId('credits-left')).toContainText(`Te quedan ${(before - 1).toLocaleString('es-AR')} créditos de Informe Crediticio`);
+  // This CUIT's report is on screen: asking for it again costs another credit, and the button says so.
+  await expect(page.getByTestId('report-submit')).toHaveText('Pedir de nuevo (otro crédito)');
   await page.getByTestId('report-submit').blur();
   await page.evaluate(() => document.fonts.ready);
   // The whole report in the picture: scrolled as a reader would, the form still in view above it.
@@ -123,6 +125,10 @@ test('a valid CUIT without a report: PA011, and the credit it used is shown', as
   await expect(error).toContainText('No encontramos un informe para ese CUIT/CUIL.');
   await expect(error.getByTestId('credits-left')).toContainText(`Te quedan ${(before - 1).toLocaleString('es-AR')} créditos de Informe Crediticio`);
   await expect(page.getByTestId('report-result')).toHaveCount(0);
+  await expect(page.getByTestId('report-submit')).toHaveText('Pedir de nuevo (otro crédito)');
+  // Another CUIT typed: nothing of it is on screen, so nothing is asked twice.
+  await page.getByTestId('report-input').fill(REPORTS.clean.taxId);
+  await expect(page.getByTestId('report-submit')).toHaveText('Pedir informe');
 });
 
 test('Historial shows credit reports under their own product view', async ({ page, state }) => {

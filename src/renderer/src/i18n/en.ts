@@ -159,6 +159,7 @@ export const en: Messages = {
     placeholder: 'e.g. 20-28765432-5',
     hint: 'Check the BCRA debtor registry (Central de Deudores).',
     submit: 'Get report',
+    submitAgain: 'Get it again (another credit)',
     submitting: 'Looking up…',
     digits: '{n}/11 digits',
     valid: 'Valid CUIT/CUIL: {formatted}',

@@ -160,6 +160,7 @@ export const es = {
     placeholder: 'p. ej. 20-28765432-5',
     hint: 'Consultá la situación en la Central de Deudores del BCRA.',
     submit: 'Pedir informe',
+    submitAgain: 'Pedir de nuevo (otro crédito)',
     submitting: 'Consultando…',
     digits: '{n}/11 dígitos',
     valid: 'CUIT/CUIL válido: {formatted}',

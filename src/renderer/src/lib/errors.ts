@@ -19,6 +19,16 @@ const TITLE_SAYS_IT = new Set(['PA011', 'GE500', 'INSUFFICIENT_CREDITS', 'RATE_L
 /** Codes whose server message only repeats the title in other words: no detail in any language. */
 const TITLE_REPEATS_IT = new Set(['PA011']);
 
+/**
+ * An answer that cost a credit: a result, or an error that consumed one. The contract gives
+ * `credits_remaining` with an error exactly when it consumed a credit (PA006, PA011), and with a 402,
+ * which consumed none. Asking again for the same identifier costs another credit.
+ */
+export function answerCostACredit(mutation: { isSuccess: boolean; error: unknown }): boolean {
+  if (mutation.isSuccess) return true;
+  return isIpcCallError(mutation.error) && mutation.error.creditsRemaining !== undefined && mutation.error.code !== 'INSUFFICIENT_CREDITS';
+}
+
 /** A message of the server in the screen's language: Spanish where this app knows it, else as it came. */
 export function serverMessage(message: string, m: Messages): { text: string; inEnglish: boolean } {
   if (!m.locale.startsWith('es')) return { text: message, inEnglish: false };

@@ -10,6 +10,7 @@ import { CopyButton } from '../components/CopyButton';
 import { ResultFoot } from '../components/ResultFoot';
 import { IconAlert, IconBank, IconCheck, IconReport, IconSearch, IconX } from '../components/Icons';
 import { CreditReportPanel } from './CreditReport';
+import { answerCostACredit } from '../lib/errors';
 
 type TypeMode = 'auto' | 'cbu' | 'alias';
 type Tab = 'account' | 'report';
@@ -189,8 +190,9 @@ function AccountLookup() {
 
           <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={!check.valid || lookup.isPending || available === 0} data-testid="lookup-submit">
             {lookup.isPending ? <Spinner /> : <IconSearch size={18} />}
-            {/* The answer for this very identifier is on screen: looking it up again costs another credit. */}
-            <span>{lookup.isPending ? m.lookup.submitting : current && lookup.isSuccess ? m.lookup.submitAgain : m.lookup.submit}</span>
+            {/* The answer for this very identifier is on screen and cost a credit (a result, a PA011):
+                looking it up again costs another. */}
+            <span>{lookup.isPending ? m.lookup.submitting : current && answerCostACredit(lookup) ? m.lookup.submitAgain : m.lookup.submit}</span>
           </button>
           {available !== undefined ? (
             <p className={`cost-note ${available === 0 ? 'is-empty' : ''}`}>{tpl(m.lookup.costNote, { n: num(available) })}</p>

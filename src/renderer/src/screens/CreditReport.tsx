@@ -6,6 +6,7 @@ import type { CreditReport } from '../../../shared/api/credit';
 import { useBalance, useCreditReport } from '../api/hooks';
 import { tpl, useI18n } from '../i18n';
 import { formatTaxId } from '../lib/format';
+import { answerCostACredit } from '../lib/errors';
 import { Badge, Card, EmptyState, ErrorBanner, Spinner } from '../components/ui';
 import { CopyButton } from '../components/CopyButton';
 import { ResultFoot } from '../components/ResultFoot';
@@ -72,7 +73,8 @@ export function CreditReportPanel() {
             />
             <button type="submit" className="btn btn-primary btn-lg" disabled={!analysis.ok || report.isPending || noCredits} data-testid="report-submit">
               {report.isPending ? <Spinner /> : <IconReport size={18} />}
-              <span>{report.isPending ? m.report.submitting : m.report.submit}</span>
+              {/* As in the account lookup: this CUIT's report (or its PA011) cost a credit; asking again costs another. */}
+              <span>{report.isPending ? m.report.submitting : current && answerCostACredit(report) ? m.report.submitAgain : m.report.submit}</span>
             </button>
           </div>
           <div className="report-form-foot">
