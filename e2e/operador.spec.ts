@@ -44,6 +44,14 @@ for (const route of ['claves', 'usuarios'] as const) {
     await expect(page.getByTestId('user-row')).toHaveCount(0);
     // The admin screens were never rendered: nothing asked for keys, users or the audit log.
     expect(adminCalls).toEqual([]);
+    // Consulta says why they landed there (the link may have come from an admin); the notice goes
+    // once they move on.
+    await expect(page.getByTestId('restricted-notice')).toHaveText('Esta sección es solo para administradores.');
+    await page.getByTestId('nav-historial').click();
+    await expect(page.getByTestId('restricted-notice')).toHaveCount(0);
+    await page.getByTestId('nav-consulta').click();
+    await expect(page).toHaveURL(/#\/consulta$/);
+    await expect(page.getByTestId('restricted-notice')).toHaveCount(0);
   });
 }
 

@@ -1,11 +1,11 @@
 // The shell: sidebar navigation, top bar with the language switch, and the routed screen.
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useSession } from './api/hooks';
 import { useStartupStatus } from './api/app-hooks';
 import { tpl, useI18n } from './i18n';
 import { LangSwitch } from './components/LangSwitch';
 import { ADMIN_ROUTES, DEFAULT_ROUTE, hrefOf, replaceRoute, useRoute, type Route } from './lib/router';
-import { IconBulk, IconClock, IconKey, IconSearch, IconSettings, IconUsers, IconWallet, LogoMark } from './components/Icons';
+import { IconBulk, IconClock, IconInfo, IconKey, IconSearch, IconSettings, IconUsers, IconWallet, LogoMark } from './components/Icons';
 import { ErrorBanner, Skeleton } from './components/ui';
 import { ConsultaScreen } from './screens/Consulta';
 import { SaldoScreen } from './screens/Saldo';
@@ -141,10 +141,17 @@ export function App() {
     scroller.current?.scrollTo({ top: 0 });
   }, [route]);
 
-  // Operators never land on admin screens, not even by typing the hash.
+  // Operators never land on admin screens, not even by typing the hash (a link a colleague sent):
+  // they go to Consulta, which says why, until they move on to another screen.
+  const [refused, setRefused] = useState(false);
   useEffect(() => {
-    if (blocked) replaceRoute(DEFAULT_ROUTE);
-  }, [blocked]);
+    if (blocked) {
+      setRefused(true);
+      replaceRoute(DEFAULT_ROUTE);
+    } else if (route !== DEFAULT_ROUTE) {
+      setRefused(false);
+    }
+  }, [blocked, route]);
 
   useEffect(() => {
     document.title = `${m.nav[route]} · ${m.app.name}`;
@@ -210,6 +217,12 @@ export function App() {
           <LangSwitch />
         </div>
         <main className="content" id="content" key={shown} ref={content} tabIndex={-1}>
+          {refused && shown === DEFAULT_ROUTE ? (
+            <div className="banner banner-info" role="status" data-testid="restricted-notice">
+              <IconInfo size={18} className="banner-icon" />
+              <div className="banner-body">{m.app.restricted}</div>
+            </div>
+          ) : null}
           <Screen route={shown} session={data} />
         </main>
       </div>
