@@ -29,6 +29,17 @@ test('a purchase increases the CBU balance by its amount', async ({ page, state 
   await expect(page.getByTestId('purchase-result')).toContainText('ya estaba registrada');
   await expect(page.getByTestId('purchase-result')).toBeInViewport({ ratio: 1 });
   await expect(page.getByTestId('balance-card-cbu')).toHaveAttribute('data-balance', String(before + 250));
+
+  // The same reference with another amount is refused, in words a back office reads: no
+  // "INVALID_PARAMETER · 400" beside them.
+  await page.getByTestId('purchase-amount').fill('300');
+  await page.getByTestId('purchase-reference').fill(reference);
+  await page.getByTestId('purchase-submit').click();
+  const error = page.getByTestId('purchase-error');
+  await expect(error).toContainText(`La referencia "${reference}" ya se usó en una compra de 250 créditos.`);
+  await expect(error).toHaveAttribute('data-error-code', 'INVALID_PARAMETER');
+  await expect(error).not.toContainText('INVALID_PARAMETER');
+  await expect(page.getByTestId('balance-card-cbu')).toHaveAttribute('data-balance', String(before + 250));
 });
 
 test('an invalid amount cannot be submitted', async ({ page, state }) => {

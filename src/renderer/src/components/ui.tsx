@@ -41,11 +41,18 @@ export function ErrorBanner({
       <IconAlert size={20} className="banner-icon" />
       <div className="banner-body">
         <div className="banner-title">
-          {d.title}{' '}
-          <span className="code-chip" title={m.common.code}>
-            {d.code}
-            {d.status && d.status >= 400 ? ` · ${d.status}` : ''}
-          </span>
+          {d.title}
+          {/* The code is for support and for whoever reads the API's answers. A refusal of what the
+              user typed says all there is in its title and detail: no INVALID_PARAMETER · 400 beside it. */}
+          {d.code === 'INVALID_PARAMETER' ? null : (
+            <>
+              {' '}
+              <span className="code-chip" title={m.common.code}>
+                {d.code}
+                {d.status && d.status >= 400 ? ` · ${d.status}` : ''}
+              </span>
+            </>
+          )}
         </div>
         {d.detail && d.detail !== d.title ? (
           <div className="banner-detail">
