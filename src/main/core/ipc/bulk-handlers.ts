@@ -43,6 +43,16 @@ export const bulkHandlers: { [C in BulkChannel]: BulkHandler<C> } = {
     // As history.exportCsv: no outcome in the file that is not on disk yet (synchronous=FULL).
     await titular.commits.settled();
     const base = job.name.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'lote';
-    return { fileName: `titular-${dialect.form === 'en' ? 'batch' : 'lote'}-${base}-${dialect.day(Date.parse(job.createdAt))}.csv`, csv, rows: job.totalRows };
+    const day = dialect.day(Date.parse(job.createdAt));
+    return { fileName: `titular-${dialect.form === 'en' ? 'batch' : 'lote'}-${carriesDay(base, day) ? base : `${base}-${day}`}.csv`, csv, rows: job.totalRows };
   },
 };
+
+/**
+ * Whether a batch's name already says the day it was made on (a pasted list is named "Lista pegada
+ * 23/11/2026, 08:39"), in any order of day, month and year: its file then gets no second date.
+ */
+function carriesDay(base: string, isoDay: string): boolean {
+  const [y, m, d] = isoDay.split('-');
+  return [`${d}-${m}-${y}`, `${y}-${m}-${d}`, `${m}-${d}-${y}`].some((form) => base.includes(form));
+}
