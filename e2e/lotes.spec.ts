@@ -141,6 +141,10 @@ test('a list already run says, next to the start button, that it charges again; 
   await dialog.getByTestId('confirm-ok').click();
   await expect(panel).toHaveAttribute('data-status', 'cancelled');
   await expect(panel.getByTestId('bulk-ran-before')).toHaveCount(0);
+  // Nothing of it will run: the three rows are "not looked up", not "pending".
+  await expect(panel.getByTestId('bulk-remaining')).toHaveText('3');
+  await expect(panel.locator('dt', { hasText: 'Sin consultar' })).toHaveCount(1);
+  await expect(panel.locator('dt', { hasText: 'Pendientes' })).toHaveCount(0);
 });
 
 test('an operator sees the screen and only their own batches', async ({ page, state }) => {

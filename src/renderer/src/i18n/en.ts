@@ -282,6 +282,7 @@ export const en: Messages = {
     notFound: 'Not found',
     errors: 'Errors',
     remaining: 'Pending',
+    notRun: 'Not looked up',
     outOfCreditsTitle: 'Out of credits',
     outOfCreditsBody: '{n} identifiers are still to look up (up to {n} {product} credits). An admin can record a purchase in Balance; then resume the batch: what was already looked up is not charged again.',
     interrupted: 'The batch was interrupted (the app closed while it ran). Resume it to continue where it stopped; nothing is charged twice.',

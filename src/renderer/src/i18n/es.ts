@@ -285,6 +285,7 @@ export const es = {
     notFound: 'No encontrados',
     errors: 'Errores',
     remaining: 'Pendientes',
+    notRun: 'Sin consultar',
     outOfCreditsTitle: 'Se agotaron los créditos',
     outOfCreditsBody: 'Quedan {n} identificadores sin consultar (hasta {n} créditos de {product}). Un administrador puede registrar una compra en Saldo; después, reanudá el lote: los ya consultados no se vuelven a cobrar.',
     interrupted: 'El lote se interrumpió (la aplicación se cerró mientras corría). Reanudalo para seguir donde quedó; nada se cobra dos veces.',

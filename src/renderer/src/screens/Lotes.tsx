@@ -313,7 +313,8 @@ function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | null }) 
           <Count label={m.bulk.found} value={num(p.found)} />
           <Count label={m.bulk.notFound} value={num(p.notFound)} testId="bulk-not-found" />
           <Count label={m.bulk.errors} value={num(p.errors + p.retryable)} testId="bulk-errors" />
-          <Count label={m.bulk.remaining} value={num(p.remaining)} testId="bulk-remaining" />
+          {/* A cancelled batch will not run what is left: "Pendientes" would promise otherwise. */}
+          <Count label={shown === 'cancelled' ? m.bulk.notRun : m.bulk.remaining} value={num(p.remaining)} testId="bulk-remaining" />
         </dl>
       </div>
 
