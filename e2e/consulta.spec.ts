@@ -88,6 +88,10 @@ test('a CBU with a stray letter is read as a CBU that may only have digits, not 
   await page.getByTestId('lookup-input').fill(ACCOUNTS.nacion.alias);
   await expect(feedback).toHaveAttribute('data-type', 'alias');
   await expect(feedback).toHaveAttribute('data-valid', 'true');
+  // Picked by hand, the type is not "detected": the badge says what it is checked as.
+  await page.getByTestId('lookup-type-cbu').click();
+  await expect(feedback).toContainText('Lo validamos como CBU/CVU');
+  await expect(feedback).not.toContainText('Detectamos');
 });
 
 test('a valid CBU that is not in the directory answers PA011 and shows no account', async ({ page, state }) => {

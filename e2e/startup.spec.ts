@@ -159,6 +159,7 @@ test('Ajustes: the admin changes auto-lock and the resolvers, and stores a remot
   await expect(page.getByTestId('settings-save')).toBeDisabled();
 
   await expect(page.getByTestId('settings-upstream-state')).toHaveAttribute('data-has-key', 'false');
+  await expect(page.getByTestId('settings-upstream-key')).toHaveAttribute('placeholder', 'Pegá la clave de la API remota');
   // Remote chosen without its key: every lookup sent there would fail, and the screen says so.
   await expect(page.getByTestId('settings-remote-no-key')).toContainText('todavía no tiene clave');
   await page.getByTestId('settings-upstream-key').fill('sk_live_RemotaRemotaRemotaRemota0123456');
@@ -166,6 +167,7 @@ test('Ajustes: the admin changes auto-lock and the resolvers, and stores a remot
   await expect(page.getByTestId('settings-upstream-state')).toHaveAttribute('data-has-key', 'true');
   await expect(page.getByTestId('settings-remote-no-key')).toHaveCount(0);
   await expect(page.getByTestId('settings-upstream-key')).toHaveValue('');
+  await expect(page.getByTestId('settings-upstream-key')).toHaveAttribute('placeholder', 'Pegá otra clave para reemplazarla');
 
   // Saved for real: a reload shows the stored values.
   await page.reload();

@@ -244,7 +244,7 @@ function UpstreamKeyField({ hasKey }: { hasKey: boolean }) {
         className="input mono"
         type="password"
         autoComplete="off"
-        placeholder={m.settings.upstreamKeyPlaceholder}
+        placeholder={hasKey ? m.settings.upstreamKeyReplacePlaceholder : m.settings.upstreamKeyPlaceholder}
         value={key}
         maxLength={512}
         onChange={(e) => setKeyDraft(e.target.value)}

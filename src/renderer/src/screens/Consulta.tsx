@@ -161,8 +161,10 @@ function AccountLookup() {
             ) : (
               <>
                 <div className="feedback-head">
-                  <Badge tone="info">{check.type === 'cbu' ? m.lookup.detectedCbu : m.lookup.detectedAlias}</Badge>
-                  {mode !== 'auto' ? <span className="muted small">({m.lookup.typeLabel}: {check.type === 'cbu' ? m.lookup.typeCbu : m.lookup.typeAlias})</span> : null}
+                  {/* "Detectamos" only when it was detected: a type picked by hand is what it is checked as. */}
+                  <Badge tone="info">
+                    {mode === 'auto' ? (check.type === 'cbu' ? m.lookup.detectedCbu : m.lookup.detectedAlias) : check.type === 'cbu' ? m.lookup.chosenCbu : m.lookup.chosenAlias}
+                  </Badge>
                 </div>
                 {check.cbu ? <CbuFeedback progress={check.cbu.progress} analysis={check.cbu.analysis} /> : null}
                 {check.alias ? (
