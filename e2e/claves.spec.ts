@@ -251,12 +251,11 @@ test('a locked vault keeps the API working, and unlocks again from the screen', 
     // Authentication does not need the vault: the key keeps working.
     expect((await apiGet(state, '/api/v1/balance', secret)).status).toBe(200);
 
-    // Revealing needs it: the dialog says so, and no secret is shown.
-    await row.getByTestId('key-reveal').click();
-    await page.getByTestId('confirm-ok').click();
-    await expect(page.getByTestId('key-action-error')).toBeVisible();
-    await expect(page.getByTestId('key-secret')).toHaveCount(0);
-    await page.getByTestId('confirm-cancel').click();
+    // Revealing needs it: the screen does not offer it, and the core refuses it anyway.
+    await expect(row.getByTestId('key-reveal')).toBeDisabled();
+    const refused = await bridgeCall(page, 'keys.reveal', { id: await row.getAttribute('data-key-id'), confirm: true });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } });
+    expect(JSON.stringify(refused)).not.toContain(secret);
 
     await page.getByTestId('vault-unlock').click();
     await expect(page.getByTestId('vault-locked')).toHaveCount(0);
@@ -280,6 +279,18 @@ async function bridge(page: Page, channel: string): Promise<number> {
     const response = await fetch(`/bridge/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Session ${token}` }, body: '{}' });
     return response.status;
   }, channel);
+}
+
+/** Like `bridge`, with an input, answering the channel's `{ ok, value }` or `{ ok: false, error }`. */
+async function bridgeCall(page: Page, channel: string, input: unknown = {}): Promise<any> {
+  return page.evaluate(
+    async ([name, body]) => {
+      const token = window.sessionStorage.getItem('titular.session');
+      const response = await fetch(`/bridge/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Session ${token}` }, body });
+      return response.json();
+    },
+    [channel, JSON.stringify(input)] as const,
+  );
 }
 
 test('a key on screen leaves it when the vault locks on its own, and the banner says why', async ({ page, state }) => {
@@ -402,4 +413,199 @@ test('a wrong passphrase is "not correct" whatever its length, on reveal and on 
   await row.getByTestId('key-revoke').click();
   await page.getByTestId('confirm-ok').click();
   await expect(row).toHaveAttribute('data-status', 'revoked');
+});
+
+test('with the vault locked, create, rotate and reveal are disabled and say why; revoke still works', async ({ page, state }) => {
+  await openClaves(page, state);
+  const row = await createKey(page, `Bloqueada ${Date.now().toString(36)}`);
+  // A form ready to send.
+  const submit = page.getByTestId('key-create-submit');
+  await page.getByTestId('key-create-name').fill(`No se crea ${Date.now().toString(36)}`);
+  await page.getByTestId('key-create-scope-lookup').check();
+  await expect(submit).toBeEnabled();
+  await expect(row.getByTestId('key-reveal')).toBeEnabled();
+  await expect(row.getByTestId('key-rotate')).toBeEnabled();
+  await expect(page.getByTestId('key-create-locked-hint')).toHaveCount(0);
+  await expect(page.getByTestId('keys-locked-hint')).toHaveCount(0);
+  const why = 'Desbloqueá la bóveda para crear, rotar o revelar claves.';
+  try {
+    await page.getByTestId('vault-lock').click();
+    await expect(page.getByTestId('vault-locked')).toBeVisible();
+    // Nothing that needs the vault is offered: no passphrase asked, no error after the fact.
+    await expect(submit).toBeDisabled();
+    await expect(page.getByTestId('key-create-locked-hint')).toHaveText(why);
+    await expect(submit).toHaveAccessibleDescription(why);
+    await expect(page.getByTestId('keys-locked-hint')).toHaveText(why);
+    for (const action of ['key-reveal', 'key-rotate']) {
+      await expect(row.getByTestId(action)).toBeDisabled();
+      await expect(row.getByTestId(action)).toHaveAccessibleDescription(why);
+    }
+    // Enter in a field does not send the form either.
+    await page.getByTestId('key-create-name').press('Enter');
+    await expect(page.getByTestId('key-create-error')).toHaveCount(0);
+    await expect(page.getByTestId('key-secret')).toHaveCount(0);
+
+    // Revoking only marks the key (src/main/core/keys/api-keys.ts): it needs no vault, and works.
+    await expect(row.getByTestId('key-revoke')).toBeEnabled();
+    await row.getByTestId('key-revoke').click();
+    await page.getByTestId('confirm-ok').click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(row).toHaveAttribute('data-status', 'revoked');
+
+    // Unlocked, the form is offered again as it was left.
+    await page.getByTestId('vault-unlock').click();
+    await expect(page.getByTestId('vault-locked')).toHaveCount(0);
+    await expect(submit).toBeEnabled();
+    await expect(page.getByTestId('key-create-locked-hint')).toHaveCount(0);
+    await expect(page.getByTestId('keys-locked-hint')).toHaveCount(0);
+  } finally {
+    // Never leave the admin server's vault locked for the specs that follow.
+    expect(await bridge(page, 'vault.unlock')).toBe(200);
+  }
+});
+
+test('the lock banner says a lock by hand here, else that it was by hand or on its own', async ({ page, state }) => {
+  await openClaves(page, state);
+  const banner = page.getByTestId('vault-locked');
+  try {
+    // Locked elsewhere (another admin, or the auto-lock): the screen cannot tell which.
+    expect(await bridge(page, 'vault.lock')).toBe(200);
+    await page.reload();
+    await expect(banner).toBeVisible();
+    await expect(banner).toContainText(/Se bloqueó a mano, o sola tras \d+ min sin uso\./);
+    await expect(banner).not.toContainText('Se bloquea sola');
+    await page.getByTestId('vault-unlock').click();
+    await expect(banner).toHaveCount(0);
+
+    // Locked with the screen's own button: it says so.
+    await page.getByTestId('vault-lock').click();
+    await expect(banner).toContainText('La bloqueaste vos. Desbloqueala para crear, rotar o revelar claves.');
+    await expect(banner).not.toContainText('sola');
+    await page.getByTestId('vault-unlock').click();
+    await expect(banner).toHaveCount(0);
+
+    // A later lock from elsewhere is not "yours" any more.
+    expect(await bridge(page, 'vault.lock')).toBe(200);
+    await page.reload();
+    await expect(banner).toContainText(/a mano, o sola/);
+  } finally {
+    expect(await bridge(page, 'vault.unlock')).toBe(200);
+  }
+});
+
+/** Waits for the smooth scrolling of the page (inside .main) to end; answers how far `testId`'s top is below the sticky top bar. */
+async function gapBelowTopBar(page: Page, testId: string): Promise<number> {
+  return page.evaluate(async (id) => {
+    const main = document.querySelector('.main')!;
+    let last = -1;
+    for (let same = 0; same < 12; ) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      same = main.scrollTop === last ? same + 1 : 0;
+      last = main.scrollTop;
+    }
+    const bar = document.querySelector('.topbar')!.getBoundingClientRect().bottom;
+    return document.querySelector(`[data-testid="${id}"]`)!.getBoundingClientRect().top - bar;
+  }, testId);
+}
+
+test('the secret panel opens below the top bar and takes focus; "Ya la guardé" hands it back', async ({ page, state }) => {
+  await openClaves(page, state);
+  const name = `Panel ${Date.now().toString(36)}`;
+  await page.getByTestId('key-create-name').fill(name);
+  await page.getByTestId('key-create-environment').selectOption('sandbox');
+  await page.getByTestId('key-create-scope-balance').check();
+  await page.getByTestId('key-create-submit').click();
+  const box = page.getByTestId('key-secret-box');
+  await expect(box).toHaveAttribute('data-kind', 'created');
+  expect(await gapBelowTopBar(page, 'key-secret-box')).toBeGreaterThanOrEqual(0);
+  // Focus is on the panel's heading (not dropped to <body> as the submit button is disabled again).
+  const heading = page.getByTestId('key-secret-title');
+  await expect(heading).toBeFocused();
+  await expect(heading).toHaveText('Tu clave secreta');
+  await page.getByTestId('key-secret-dismiss').click();
+  await expect(box).toHaveCount(0);
+  await expect(page.getByTestId('keys-list-heading')).toBeFocused();
+
+  // Rotated from a row: the same, and focus goes back to that row's button.
+  const row = rowOf(page, name);
+  await row.getByTestId('key-rotate').click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(box).toHaveAttribute('data-kind', 'rotated');
+  expect(await gapBelowTopBar(page, 'key-secret-box')).toBeGreaterThanOrEqual(0);
+  await expect(heading).toBeFocused();
+  await expect(heading).toHaveText('Nueva clave secreta (rotada)');
+  // From the keyboard too: Tab to "Copiar", Tab to "Ya la guardé".
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('key-secret-dismiss')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(box).toHaveCount(0);
+  await expect(row.getByTestId('key-rotate')).toBeFocused();
+
+  await row.getByTestId('key-revoke').click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(row).toHaveAttribute('data-status', 'revoked');
+});
+
+test.describe('in Buenos Aires', () => {
+  test.use({ timezoneId: 'America/Argentina/Buenos_Aires' });
+
+  test('a key set to expire on a day works until the end of that day here, not in UTC', async ({ page, state }) => {
+    await openClaves(page, state);
+    const name = `Vence ${Date.now().toString(36)}`;
+    const year = new Date().getFullYear() + 1;
+    const day = `${year}-11-30`;
+    const expires = page.getByTestId('key-create-expires');
+    await expect(expires).toHaveAttribute('title', 'Opcional. Vence al final de ese día, en la hora de esta computadora.');
+    await page.getByTestId('key-create-name').fill(name);
+    await page.getByTestId('key-create-environment').selectOption('sandbox');
+    await page.getByTestId('key-create-scope-balance').check();
+    await expires.fill(day);
+    await page.getByTestId('key-create-submit').click();
+    await page.getByTestId('key-secret-dismiss').click();
+    const row = rowOf(page, name);
+    await expect(row).toContainText(`Vence: 30/11/${year}`);
+
+    // 30/11 23:59:59.999 in Buenos Aires (UTC−3, no daylight saving) is 1/12 02:59:59.999 UTC,
+    // not 30/11 23:59:59.999 UTC (20:59 here).
+    const list = await bridgeCall(page, 'keys.list');
+    const key = list.value.keys.find((k: { name: string | null }) => k.name === name);
+    expect(key.expiresAt).toBe(new Date(`${day}T23:59:59.999-03:00`).toISOString());
+    expect(key.expiresAt).toBe(`${year}-12-01T02:59:59.999Z`);
+
+    await row.getByTestId('key-revoke').click();
+    await page.getByTestId('confirm-ok').click();
+    await expect(row).toHaveAttribute('data-status', 'revoked');
+  });
+});
+
+test('an error on the create form goes away as soon as a field is edited', async ({ page, state }) => {
+  await openClaves(page, state);
+  const submit = page.getByTestId('key-create-submit');
+  const error = page.getByTestId('key-create-error');
+  const ip = page.getByTestId('key-create-ip');
+  await page.getByTestId('key-create-name').fill(`IP mala ${Date.now().toString(36)}`);
+  await page.getByTestId('key-create-scope-balance').check();
+  await ip.fill('999.1.1.1');
+  await submit.click();
+  await expect(error).toBeVisible();
+
+  // Editing the field it is about.
+  await ip.press('Backspace');
+  await expect(error).toHaveCount(0);
+  await submit.click();
+  await expect(error).toBeVisible();
+  // Any other field.
+  await page.getByTestId('key-create-scope-lookup').check();
+  await expect(error).toHaveCount(0);
+  await submit.click();
+  await expect(error).toBeVisible();
+  await page.getByTestId('key-create-name').fill('Otro nombre');
+  await expect(error).toHaveCount(0);
+  await submit.click();
+  await expect(error).toBeVisible();
+  // Emptied.
+  await ip.fill('');
+  await expect(error).toHaveCount(0);
+  await expect(page.getByTestId('key-secret')).toHaveCount(0);
 });

@@ -37,6 +37,12 @@ export function ClavesScreen({ session }: { session: Session }) {
   const vault = useVaultStatus({ enabled: session.user.role === 'admin', refetchInterval: shown ? SECRET_LOCK_CHECK_MS : false });
   const [hiddenByLock, setHiddenByLock] = useState(false);
   const locked = vault.data?.locked === true;
+  // Locked with this screen's button: the banner can say so. A lock from elsewhere (the auto-lock in
+  // the main process, another admin, the CLI) cannot be told apart from here.
+  const [lockedByYou, setLockedByYou] = useState(false);
+  useEffect(() => {
+    if (!locked) setLockedByYou(false);
+  }, [locked]);
   useEffect(() => {
     if (!locked) setHiddenByLock(false);
     else if (shown && vault.dataUpdatedAt > shown.at) {
@@ -46,6 +52,18 @@ export function ClavesScreen({ session }: { session: Session }) {
   }, [locked, shown, vault.dataUpdatedAt]);
   const [pending, setPending] = useState<Pending | null>(null);
   const atLimit = keys.data ? keys.data.activeCount >= keys.data.limit : false;
+  // Creating, rotating and revealing need the vault open (revoking only marks the key): while it is
+  // locked they are not offered, and this says why (instead of an error after the passphrase).
+  const lockedHintId = useId();
+  const listHeading = useRef<HTMLSpanElement>(null);
+  const table = useRef<HTMLTableElement>(null);
+  // "Ya la guardé" hands focus back: to the row button that showed the key, else to the list's heading
+  // (after a key is created the form's button is disabled again, and focus would drop to <body>).
+  const dismissSecret = () => {
+    const from = shown?.key && shown.kind !== 'created' ? table.current?.querySelector<HTMLButtonElement>(`tr[data-key-id="${CSS.escape(shown.key.id)}"] button[data-key-action="${shown.kind === 'rotated' ? 'rotate' : 'reveal'}"]`) : null;
+    setShown(null);
+    (from && !from.disabled ? from : listHeading.current)?.focus();
+  };
 
   return (
     <>
@@ -62,22 +80,44 @@ export function ClavesScreen({ session }: { session: Session }) {
                 </span>
               </div>
             ) : null}
-            {vault.data && !vault.data.locked ? <LockVaultButton onLock={() => setShown(null)} /> : null}
+            {vault.data && !vault.data.locked ? (
+              <LockVaultButton
+                onLock={() => {
+                  setShown(null);
+                  setLockedByYou(true);
+                }}
+                onLockFailed={() => setLockedByYou(false)}
+              />
+            ) : null}
           </>
         }
       />
 
-      {vault.data?.locked ? <VaultUnlock protection={vault.data.protection} hiddenSecret={hiddenByLock} /> : null}
+      {vault.data?.locked ? <VaultUnlock protection={vault.data.protection} autoLockMinutes={vault.data.autoLockMinutes} byYou={lockedByYou} hiddenSecret={hiddenByLock} /> : null}
 
-      {shown ? <SecretBox shown={shown} onDismiss={() => setShown(null)} /> : null}
+      {shown ? <SecretBox shown={shown} onDismiss={dismissSecret} /> : null}
 
-      <KeyCreateForm atLimit={atLimit} limit={keys.data?.limit ?? 10} onCreated={(secret, key) => setShown({ kind: 'created', secret, key })} />
+      <KeyCreateForm atLimit={atLimit} locked={locked} limit={keys.data?.limit ?? 10} onCreated={(secret, key) => setShown({ kind: 'created', secret, key })} />
 
       {keys.isError ? <ErrorBanner error={keys.error} testId="keys-error" onRetry={() => void keys.refetch()} /> : null}
 
-      <Card title={m.keys.listTitle} className="table-card">
+      <Card
+        title={
+          <span ref={listHeading} tabIndex={-1} data-testid="keys-list-heading">
+            {m.keys.listTitle}
+          </span>
+        }
+        actions={
+          locked ? (
+            <p id={lockedHintId} className="keys-locked-hint" data-testid="keys-locked-hint">
+              <IconShield size={14} /> {m.keys.lockedActionsHint}
+            </p>
+          ) : null
+        }
+        className="table-card"
+      >
         <div className="table-wrap">
-          <table className="table zebra hoverable keys-table" data-testid="keys-table">
+          <table ref={table} className="table zebra hoverable keys-table" data-testid="keys-table">
             <thead>
               <tr>
                 <th>{m.keys.colName}</th>
@@ -93,7 +133,7 @@ export function ClavesScreen({ session }: { session: Session }) {
               {keys.isPending ? (
                 <SkeletonRows rows={3} cols={9} />
               ) : (
-                keys.data?.keys.map((key) => <KeyRow key={key.id} apiKey={key} onAction={(kind) => setPending({ kind, key })} />)
+                keys.data?.keys.map((key) => <KeyRow key={key.id} apiKey={key} lockedHintId={locked ? lockedHintId : undefined} onAction={(kind) => setPending({ kind, key })} />)
               )}
             </tbody>
           </table>
@@ -118,14 +158,14 @@ export function ClavesScreen({ session }: { session: Session }) {
 }
 
 /** `onLock`: called as the admin clicks, so a key on screen leaves it before the lock's new state is read. */
-function LockVaultButton({ onLock }: { onLock: () => void }) {
+function LockVaultButton({ onLock, onLockFailed }: { onLock: () => void; onLockFailed: () => void }) {
   const { m } = useI18n();
   const lock = useVaultLock();
   const toast = useToast();
   return (
     <button type="button" className="btn btn-secondary btn-sm" disabled={lock.isPending} onClick={() => {
         onLock();
-        lock.mutate({}, { onSuccess: () => toast(m.keys.vaultLockedToast) });
+        lock.mutate({}, { onSuccess: () => toast(m.keys.vaultLockedToast), onError: onLockFailed });
       }} data-testid="vault-lock">
       <IconShield size={15} />
       <span>{m.keys.vaultLock}</span>
@@ -133,8 +173,9 @@ function LockVaultButton({ onLock }: { onLock: () => void }) {
   );
 }
 
-function VaultUnlock({ protection, hiddenSecret }: { protection: 'passphrase' | 'keyfile' | 'os'; hiddenSecret: boolean }) {
-  const { m } = useI18n();
+/** `byYou`: locked with this screen's button; otherwise by hand elsewhere or by the auto-lock (off at 0 minutes). */
+function VaultUnlock({ protection, autoLockMinutes, byYou, hiddenSecret }: { protection: 'passphrase' | 'keyfile' | 'os'; autoLockMinutes: number; byYou: boolean; hiddenSecret: boolean }) {
+  const { m, num } = useI18n();
   const id = useId();
   const unlock = useVaultUnlock();
   const toast = useToast();
@@ -145,7 +186,9 @@ function VaultUnlock({ protection, hiddenSecret }: { protection: 'passphrase' | 
       <IconShield size={20} className="banner-icon" />
       <div className="banner-body">
         <div className="banner-title">{m.keys.vaultLocked}</div>
-        <div className="banner-detail">{m.keys.vaultLockedBody}</div>
+        <div className="banner-detail" data-testid="vault-locked-why">
+          {byYou ? m.keys.vaultLockedByYou : autoLockMinutes > 0 ? tpl(m.keys.vaultLockedBody, { minutes: num(autoLockMinutes) }) : m.keys.vaultLockedByHand}
+        </div>
         {hiddenSecret ? (
           <div className="banner-detail" data-testid="vault-secret-hidden">
             {m.keys.secretHiddenByLock}
@@ -181,7 +224,8 @@ function keyLabel(key: ApiKeyViewDto, unnamed: string): string {
   return key.name ?? `${unnamed} (${key.prefix})`;
 }
 
-function KeyRow({ apiKey: key, onAction }: { apiKey: ApiKeyViewDto; onAction: (kind: Pending['kind']) => void }) {
+/** `lockedHintId`: set while the vault is locked: reveal and rotate are disabled, described by that hint. */
+function KeyRow({ apiKey: key, lockedHintId, onAction }: { apiKey: ApiKeyViewDto; lockedHintId?: string; onAction: (kind: Pending['kind']) => void }) {
   const { m, date, relative } = useI18n();
   const tone = key.status === 'active' ? 'success' : key.status === 'revoked' ? 'danger' : 'warning';
   const active = key.status === 'active';
@@ -226,13 +270,34 @@ function KeyRow({ apiKey: key, onAction }: { apiKey: ApiKeyViewDto; onAction: (k
       <td className="right nowrap">
         {active ? (
           <div className="row-actions">
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => onAction('reveal')} aria-label={tpl(m.keys.revealFor, { name })} data-testid="key-reveal">
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              onClick={() => onAction('reveal')}
+              disabled={lockedHintId !== undefined}
+              aria-describedby={lockedHintId}
+              title={lockedHintId !== undefined ? m.keys.lockedActionsHint : undefined}
+              aria-label={tpl(m.keys.revealFor, { name })}
+              data-key-action="reveal"
+              data-testid="key-reveal"
+            >
               {m.keys.reveal}
             </button>
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => onAction('rotate')} aria-label={tpl(m.keys.rotateFor, { name })} data-testid="key-rotate">
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              onClick={() => onAction('rotate')}
+              disabled={lockedHintId !== undefined}
+              aria-describedby={lockedHintId}
+              title={lockedHintId !== undefined ? m.keys.lockedActionsHint : undefined}
+              aria-label={tpl(m.keys.rotateFor, { name })}
+              data-key-action="rotate"
+              data-testid="key-rotate"
+            >
               {m.keys.rotate}
             </button>
-            <button type="button" className="btn btn-ghost-danger btn-sm" onClick={() => onAction('revoke')} aria-label={tpl(m.keys.revokeFor, { name })} data-testid="key-revoke">
+            {/* Revoking needs no vault (it only marks the key): offered while it is locked too. */}
+            <button type="button" className="btn btn-ghost-danger btn-sm" onClick={() => onAction('revoke')} aria-label={tpl(m.keys.revokeFor, { name })} data-key-action="revoke" data-testid="key-revoke">
               {m.keys.revoke}
             </button>
           </div>
@@ -247,9 +312,14 @@ function KeyRow({ apiKey: key, onAction }: { apiKey: ApiKeyViewDto; onAction: (k
 function SecretBox({ shown, onDismiss }: { shown: ShownSecret; onDismiss: () => void }) {
   const { m } = useI18n();
   const box = useRef<HTMLElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   // The secret appears above the keys table: bring it into view (the page scrolls inside .main, not
-  // the window), or a reveal from a row far down the table would seem to do nothing.
+  // the window; .secret-box's scroll-margin-top keeps it below the sticky top bar), or a reveal from a
+  // row far down the table would seem to do nothing. Focus goes to its heading: the button that asked
+  // for it is disabled again (create) or gone with its dialog (rotate, reveal), and focus would drop to
+  // <body>. The dialog hands focus back to its opener first (its cleanup runs before this effect).
   useEffect(() => {
+    heading.current?.focus({ preventScroll: true });
     box.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
   }, [shown]);
   const title = shown.kind === 'created' ? m.keys.secretTitle : shown.kind === 'rotated' ? m.keys.secretRotatedTitle : m.keys.secretRevealedTitle;
@@ -258,7 +328,9 @@ function SecretBox({ shown, onDismiss }: { shown: ShownSecret; onDismiss: () => 
       <div className="secret-head">
         <IconKey size={20} />
         <div>
-          <div className="secret-title">{title}</div>
+          <h2 ref={heading} tabIndex={-1} className="secret-title" data-testid="key-secret-title">
+            {title}
+          </h2>
           {shown.key ? <div className="small muted-on-dark">{keyLabel(shown.key, m.keys.unnamed)}</div> : null}
         </div>
       </div>
@@ -280,10 +352,17 @@ function SecretBox({ shown, onDismiss }: { shown: ShownSecret; onDismiss: () => 
   );
 }
 
-function KeyCreateForm({ atLimit, limit, onCreated }: { atLimit: boolean; limit: number; onCreated: (secret: string, key: ApiKeyViewDto) => void }) {
+/** `locked`: the vault is locked: the form can be filled in, not sent (a key is sealed with the vault's key). */
+function KeyCreateForm({ atLimit, locked, limit, onCreated }: { atLimit: boolean; locked: boolean; limit: number; onCreated: (secret: string, key: ApiKeyViewDto) => void }) {
   const { m, num } = useI18n();
   const id = useId();
   const create = useCreateKey();
+  // The server's refusal (a bad IP, a date in the past…) is about what was sent: it goes as soon as
+  // any field is edited, instead of staying under a form that no longer says that.
+  const edit = <T,>(set: (value: T) => void, value: T) => {
+    if (create.isError) create.reset();
+    set(value);
+  };
   const [name, setName] = useState('');
   const [product, setProduct] = useState<ProductSlug>('cbu');
   const [scopes, setScopes] = useState<Scope[]>([]);
@@ -298,11 +377,11 @@ function KeyCreateForm({ atLimit, limit, onCreated }: { atLimit: boolean; limit:
   const valid = scopes.length > 0 && rateValid && !atLimit;
 
   const toggleScope = (scope: Scope, on: boolean) =>
-    setScopes((list) => (on ? SCOPES.filter((s) => s === scope || list.includes(s)) : list.filter((s) => s !== scope)));
+    edit(setScopes, (list: Scope[]) => (on ? SCOPES.filter((s) => s === scope || list.includes(s)) : list.filter((s) => s !== scope)));
 
   const submit = () => {
     setTouched(true);
-    if (!valid || create.isPending) return;
+    if (!valid || locked || create.isPending) return;
     const ipWhitelist = ips
       .split(/\r?\n/)
       .map((l) => l.trim())
@@ -314,7 +393,9 @@ function KeyCreateForm({ atLimit, limit, onCreated }: { atLimit: boolean; limit:
         scopes,
         environment,
         ipWhitelist,
-        expiresAt: expires === '' ? undefined : expires,
+        // The picked day ends at midnight here, as the list shows it: its last instant in local time
+        // (a bare date would be taken as the end of that day in UTC, 21:00 in Buenos Aires).
+        expiresAt: expires === '' ? undefined : new Date(`${expires}T23:59:59.999`).toISOString(),
         rateLimitPerSecond: rateNumber,
       },
       {
@@ -350,13 +431,13 @@ function KeyCreateForm({ atLimit, limit, onCreated }: { atLimit: boolean; limit:
               <label className="field-label" htmlFor={`${id}-name`}>
                 {m.keys.name}
               </label>
-              <input id={`${id}-name`} className="input" value={name} maxLength={100} placeholder={m.keys.namePlaceholder} onChange={(e) => setName(e.target.value)} data-testid="key-create-name" />
+              <input id={`${id}-name`} className="input" value={name} maxLength={100} placeholder={m.keys.namePlaceholder} onChange={(e) => edit(setName, e.target.value)} data-testid="key-create-name" />
             </div>
             <div className="field">
               <label className="field-label" htmlFor={`${id}-product`}>
                 {m.keys.product}
               </label>
-              <select id={`${id}-product`} className="input" value={product} onChange={(e) => setProduct(e.target.value as ProductSlug)} data-testid="key-create-product">
+              <select id={`${id}-product`} className="input" value={product} onChange={(e) => edit(setProduct, e.target.value as ProductSlug)} data-testid="key-create-product">
                 {PRODUCTS.map((p) => (
                   <option key={p} value={p}>
                     {m.products[p]}
@@ -368,7 +449,7 @@ function KeyCreateForm({ atLimit, limit, onCreated }: { atLimit: boolean; limit:
               <label className="field-label" htmlFor={`${id}-env`}>
                 {m.keys.environment}
               </label>
-              <select id={`${id}-env`} className="input" value={environment} onChange={(e) => setEnvironment(e.target.value as 'live' | 'sandbox')} data-testid="key-create-environment">
+              <select id={`${id}-env`} className="input" value={environment} onChange={(e) => edit(setEnvironment, e.target.value as 'live' | 'sandbox')} data-testid="key-create-environment">
                 <option value="live">{m.keys.environments.live}</option>
                 <option value="sandbox">{m.keys.environments.sandbox}</option>
               </select>
@@ -391,7 +472,7 @@ function KeyCreateForm({ atLimit, limit, onCreated }: { atLimit: boolean; limit:
               <label className="field-label" htmlFor={`${id}-expires`}>
                 {m.keys.expires}
               </label>
-              <input id={`${id}-expires`} type="date" className="input" value={expires} min={todayYmd()} onChange={(e) => setExpires(e.target.value)} data-testid="key-create-expires" title={m.keys.expiresHint} />
+              <input id={`${id}-expires`} type="date" className="input" value={expires} min={todayYmd()} onChange={(e) => edit(setExpires, e.target.value)} data-testid="key-create-expires" title={m.keys.expiresHint} />
             </div>
             <div className="field">
               <label className="field-label" htmlFor={`${id}-rate`}>
@@ -406,7 +487,7 @@ function KeyCreateForm({ atLimit, limit, onCreated }: { atLimit: boolean; limit:
                 className="input"
                 value={rate}
                 placeholder="10"
-                onChange={(e) => setRate(e.target.value)}
+                onChange={(e) => edit(setRate, e.target.value)}
                 data-testid="key-create-rate"
                 aria-invalid={!rateValid}
                 title={m.keys.rateHint}
@@ -417,13 +498,25 @@ function KeyCreateForm({ atLimit, limit, onCreated }: { atLimit: boolean; limit:
               <label className="field-label" htmlFor={`${id}-ip`}>
                 {m.keys.ip} <span className="muted small">· {m.keys.ipHint}</span>
               </label>
-              <textarea id={`${id}-ip`} className="input mono" rows={2} value={ips} placeholder={'203.0.113.10\n10.0.0.0/24'} onChange={(e) => setIps(e.target.value)} data-testid="key-create-ip" />
+              <textarea id={`${id}-ip`} className="input mono" rows={2} value={ips} placeholder={'203.0.113.10\n10.0.0.0/24'} onChange={(e) => edit(setIps, e.target.value)} data-testid="key-create-ip" />
             </div>
             <div className="field field-end">
-              <button type="submit" className="btn btn-primary" disabled={!valid || create.isPending} data-testid="key-create-submit">
+              <button
+                type="submit"
+                className="btn btn-primary"
+                disabled={!valid || locked || create.isPending}
+                aria-describedby={locked && !atLimit ? `${id}-locked` : undefined}
+                data-testid="key-create-submit"
+              >
                 {create.isPending ? <Spinner /> : <IconPlus size={16} />}
                 <span>{create.isPending ? m.keys.submitting : m.keys.submit}</span>
               </button>
+              {/* At the limit the notice above is the one reason given. */}
+              {locked && !atLimit ? (
+                <p id={`${id}-locked`} className="field-hint" data-testid="key-create-locked-hint">
+                  {m.keys.lockedActionsHint}
+                </p>
+              ) : null}
             </div>
           </div>
         </fieldset>
