@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { apiGet, expect, openApp, test } from './fixtures';
 import type { E2eState } from './state';
+import { ADMIN } from './data';
 
 const KEY_NAME = `ERP e2e ${Date.now().toString(36)}`;
 let keyId = '';
@@ -62,7 +63,7 @@ test.describe.serial('key lifecycle', () => {
     await expect(row).toContainText('Saldo');
     await expect(row).toContainText('Historial');
     await expect(row).toContainText('Activa');
-    await expect(row).toContainText('Ada Admin');
+    await expect(row).toContainText(ADMIN.name);
     // The list shows a prefix, never the secret.
     await expect(row).not.toContainText(firstSecret);
     keyId = (await row.getAttribute('data-key-id'))!;
@@ -169,7 +170,7 @@ test.describe.serial('key lifecycle', () => {
     await expect(ours.nth(1)).toContainText('Rotó una clave');
     await expect(ours.nth(2)).toContainText('Reveló una clave');
     await expect(ours.nth(3)).toContainText('Creó una clave');
-    for (let i = 0; i < 4; i++) await expect(ours.nth(i)).toContainText('Ada Admin');
+    for (let i = 0; i < 4; i++) await expect(ours.nth(i)).toContainText(ADMIN.name);
     // The secret is in no audit row.
     await expect(audit).not.toContainText(rotatedSecret);
     await expect(audit).not.toContainText(firstSecret);

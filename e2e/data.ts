@@ -3,7 +3,8 @@
 // real person's account.
 
 export const ORG = 'Acme Cobranzas';
-export const ADMIN = { name: 'Ada Admin', email: 'ada@acme.test' } as const;
+// A name as long as real ones are: the tables must fit it at 1280 px (screenshots.spec.ts).
+export const ADMIN = { name: 'Ada María Administradora Benítez', email: 'ada@acme.test' } as const;
 export const OPERATOR = { name: 'Oscar Operador', email: 'oscar@acme.test' } as const;
 
 export const ACCOUNTS = {

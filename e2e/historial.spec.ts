@@ -2,7 +2,7 @@
 // stored response; the pager's ends and focus; "Exportar CSV" downloads the filtered history.
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { ACCOUNTS, NOT_FOUND_CBU } from './data';
+import { ACCOUNTS, ADMIN, NOT_FOUND_CBU } from './data';
 import { expect, lookup, openApp, test } from './fixtures';
 import { readState } from './state';
 
@@ -46,7 +46,7 @@ test('the latest lookups are listed, newest first, with their outcome', async ({
   await expect(ok).toHaveAttribute('data-status', 'SUCCESS');
   await expect(ok).toContainText('Exitosa');
   await expect(ok).toContainText('Martín Rodríguez');
-  await expect(ok).toContainText('Ada Admin');
+  await expect(ok).toContainText(ADMIN.name);
   const notFound = rows(page).nth(1);
   await expect(notFound).toHaveAttribute('data-status', 'ERROR');
   // The code with what it means, and its whole sentence on hover.

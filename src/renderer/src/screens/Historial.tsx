@@ -243,7 +243,7 @@ export function HistorialScreen() {
                     data-status={entry.status}
                   >
                     <td className="nowrap">{dateTime(entry.createdAt)}</td>
-                    <td className="mono ellipsis" title={entry.inputIdentifier}>
+                    <td className="mono identifier-cell" title={entry.inputIdentifier}>
                       {shownIdentifier(entry)}
                     </td>
                     <td>

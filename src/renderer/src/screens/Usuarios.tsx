@@ -53,7 +53,7 @@ export function UsuariosScreen({ session }: { session: Session }) {
           {users.isError ? <ErrorBanner error={users.error} onRetry={() => void users.refetch()} /> : null}
           {setRole.isError ? <ErrorBanner error={setRole.error} testId="user-role-error" reasonAsTitle /> : null}
           <div className="table-wrap">
-            <table className="table zebra hoverable" data-testid="users-table">
+            <table className="table zebra hoverable users-table" data-testid="users-table">
               <thead>
                 <tr>
                   <th>{m.users.name}</th>
@@ -123,11 +123,15 @@ function UserRow({ user, me, busy, onRole }: { user: UserView; me: boolean; busy
           <span className="avatar small" aria-hidden="true">
             {initials(user.name)}
           </span>
-          <span className="cell-title">{user.name}</span>
+          <span className="cell-title" title={user.name}>
+            {user.name}
+          </span>
           {me ? <Badge tone="info">{m.users.you}</Badge> : null}
         </div>
       </td>
-      <td className="ellipsis">{user.email}</td>
+      <td className="ellipsis" title={user.email}>
+        {user.email}
+      </td>
       <td>
         <label className="sr-only" htmlFor={selectId}>
           {tpl(m.users.changeRole, { name: user.name })}
@@ -181,7 +185,7 @@ function AddUserForm({ onAdded }: { onAdded: () => void }) {
   return (
     <Card title={m.users.addTitle} subtitle={m.users.addBody} className="add-user-card" testId="user-add-form">
       <form
-        className="form-stack"
+        className="form-stack user-add-form"
         onSubmit={(e) => {
           e.preventDefault();
           submit();
