@@ -58,7 +58,7 @@ test.describe.serial('key lifecycle', () => {
     await expect(row).toHaveCount(1);
     await expect(row).toHaveAttribute('data-status', 'active');
     await expect(row).toContainText('Consulta CBU');
-    await expect(row).toContainText('Live');
+    await expect(row).toContainText('Producción');
     await expect(row).toContainText('Consultas');
     await expect(row).toContainText('Saldo');
     await expect(row).toContainText('Historial');
@@ -194,7 +194,7 @@ test('a key restricted to another IP is refused from localhost; a sandbox key is
   const secret = (await page.getByTestId('key-secret').innerText()).trim();
   expect(secret).toMatch(/^sk_test_/);
   const row = rowOf(page, name);
-  await expect(row).toContainText('Sandbox');
+  await expect(row).toContainText('Pruebas');
 
   const refused = await apiGet(state, '/api/v1/balance', secret);
   expect(refused.status).toBe(403);

@@ -213,6 +213,35 @@ test('Ajustes: the admin changes auto-lock and the resolvers, and stores a remot
   }
 });
 
+test('a lookup sent to the remote API while the vault is locked says an administrator must unlock it', async ({ page }) => {
+  await page.goto(server!.url);
+  await expect(page.getByTestId('session-user')).toBeVisible();
+  // What the main process's auto-lock does, with the remote API (set up above) answering CBU lookups.
+  const call = (channel: string, body: unknown) =>
+    page.evaluate(
+      async ([name, payload]) => {
+        const token = window.sessionStorage.getItem('titular.session');
+        const response = await fetch(`/bridge/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Session ${token}` }, body: JSON.stringify(payload) });
+        return response.status;
+      },
+      [channel, body] as const,
+    );
+  expect(await call('credits.purchase', { product: 'cbu', amount: 10 })).toBe(200);
+  expect(await call('settings.update', { resolvers: { cbu: 'remote' } })).toBe(200);
+  expect(await call('vault.lock', {})).toBe(200);
+  try {
+    await page.reload();
+    await page.getByTestId('lookup-input').fill('0110001300000012345674');
+    await page.getByTestId('lookup-submit').click();
+    const error = page.getByTestId('lookup-error');
+    await expect(error).toHaveAttribute('data-error-code', 'GE500');
+    await expect(error).toContainText('Las consultas a la API remota esperan a que un administrador desbloquee la bóveda de claves. No se descontó crédito.');
+  } finally {
+    expect(await call('vault.unlock', { passphrase: PASSPHRASE })).toBe(200);
+    expect(await call('settings.update', { resolvers: { cbu: 'directory' } })).toBe(200);
+  }
+});
+
 test('a vault protected by a keychain this server cannot use: the screen says so and asks for no passphrase', async ({ page }) => {
   // A directory set up with a key file, then marked as the desktop's keychain vault (what the browser
   // mode finds when it opens a directory the desktop app set up on a computer with a keychain).

@@ -338,7 +338,12 @@ describe('configuration read at call time', () => {
     f.titular.lockVault();
     try {
       const before = f.balance('cbu');
-      expectUpstreamDown(await lookupCbu(DIR.missing.cbu), 'cbu', before);
+      const res = await lookupCbu(DIR.missing.cbu);
+      expectUpstreamDown(res, 'cbu', before);
+      // The client is told who can fix it (nothing of the upstream itself), and so is the history.
+      const reason = "The account data source is unavailable: Titular's key vault is locked; lookups through the remote API resume once an administrator unlocks it";
+      expect(res.json().error.message).toBe(reason);
+      expect(latest('cbu')).toMatchObject({ responseData: { error: { message: reason } } });
       expect(f.titular.remote.status().lastError).toMatchObject({ kind: 'vault-locked' });
       expect(f.titular.remote.status().lastError?.message).toMatch(/vault is locked/);
       // The directory needs no secret: switching back answers while locked.

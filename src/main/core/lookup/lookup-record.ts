@@ -177,7 +177,8 @@ export function found<T>(product: ProductSlug, resolution: Resolution<T>, starte
 export function failed(error: unknown, started: number): Outcome {
   const latencyMs = Math.round(performance.now() - started);
   if (error instanceof UpstreamError) {
-    return { status: 503, code: 'GE500', message: 'The account data source is unavailable; try again shortly', latencyMs, retryAfterSeconds: error.retryAfterSeconds };
+    const message = error.publicReason ? `The account data source is unavailable: ${error.publicReason}` : 'The account data source is unavailable; try again shortly';
+    return { status: 503, code: 'GE500', message, latencyMs, retryAfterSeconds: error.retryAfterSeconds };
   }
   return { status: 500, code: 'GE500', message: 'Internal error', latencyMs };
 }

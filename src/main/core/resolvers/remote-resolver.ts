@@ -272,16 +272,17 @@ export class RemoteResolver implements AccountResolver, CreditReportResolver {
       throw this.#configurationError(
         'vault-locked',
         'the vault is locked, so the upstream key cannot be read: remote lookups resume once it is unlocked',
+        "Titular's key vault is locked; lookups through the remote API resume once an administrator unlocks it",
       );
     }
     if (!key) throw this.#configurationError('not-configured', 'no upstream key is set (titular remote set-key)');
     return { baseUrl: normalizeBaseUrl(rawUrl), timeoutMs: this.deps.settings.get('remote.timeoutMs'), key };
   }
 
-  #configurationError(kind: UpstreamFailureKind, message: string): UpstreamError {
+  #configurationError(kind: UpstreamFailureKind, message: string, publicReason?: string): UpstreamError {
     const failure: UpstreamFailure = { kind, message, httpStatus: null };
     this.#lastError = { ...failure, at: new Date().toISOString() };
-    return Object.assign(new UpstreamError(`remote resolver: ${message}`, CONFIGURATION_RETRY_AFTER_S), { failure });
+    return Object.assign(new UpstreamError(`remote resolver: ${message}`, CONFIGURATION_RETRY_AFTER_S, publicReason), { failure });
   }
 
   #breakerFor(baseUrl: string): CircuitBreaker {

@@ -35,6 +35,12 @@ export class UpstreamError extends Error {
   constructor(
     message: string,
     readonly retryAfterSeconds = 5,
+    /**
+     * Why, in a sentence fit for API clients and operators, when it is something on this side that an
+     * administrator can fix (the vault locked). Otherwise the answer says only that the source is
+     * unavailable: upstream details are for the admin (Ajustes, the audit log).
+     */
+    readonly publicReason?: string,
   ) {
     super(message);
   }

@@ -88,6 +88,7 @@ export const en: Messages = {
     NETWORK: 'We could not reach Titular. Check that the app is still running.',
     UNKNOWN: 'An unexpected error occurred.',
     vaultLocked: 'The key vault is locked: unlock it to manage keys.',
+    remoteVaultLocked: 'Lookups through the remote API wait for an administrator to unlock the key vault. No credit was used.',
     wrongPassphrase: 'The passphrase is not correct.',
     passphraseRequired: 'Enter the vault passphrase.',
     serverSaid: 'Server detail',

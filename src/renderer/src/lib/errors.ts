@@ -50,6 +50,8 @@ export function titleForCode(code: string, m: Messages, context: 'account' | 're
 function vaultTitle(code: string, message: string, m: Messages): string | null {
   // Wrong passphrases in a row are slowed down: the title says for how long (in the screen's language).
   if (code === 'RATE_LIMITED' && /wrong passphrases/i.test(message)) return serverMessage(message, m).text;
+  // A lookup sent to the remote API while the vault is locked: who can fix it, not "try again later".
+  if (code === 'GE500' && /key vault is locked/i.test(message)) return m.errors.remoteVaultLocked;
   if (code !== 'UNAUTHORIZED') return null;
   if (/vault is locked/i.test(message)) return m.errors.vaultLocked;
   // A passphrase shorter than the minimum cannot be the vault's: to the user it is just not correct.
