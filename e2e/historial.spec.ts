@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { ACCOUNTS, ADMIN, NOT_FOUND_CBU } from './data';
-import { expect, lookup, openApp, test } from './fixtures';
+import { apiGet, expect, lookup, openApp, test } from './fixtures';
 import { readState } from './state';
 
 const rows = (page: Page) => page.getByTestId('history-row');
@@ -119,6 +119,44 @@ test('the text search narrows the list to matching identifiers', async ({ page, 
   await page.getByTestId('history-filter-clear').click();
   await expect(page.getByTestId('history-filter-q')).toHaveValue('');
   await expect(rows(page)).toHaveCount(total);
+});
+
+test('a sandbox key\'s lookups are apart: listed under "Pruebas (sandbox)", never among the live ones', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'historial');
+  await settled(page);
+  // An integration being built: a sandbox key looks up a sample account through the API.
+  const bridge = (channel: string, body: unknown) =>
+    page.evaluate(
+      async ([name, payload]) => {
+        const token = window.sessionStorage.getItem('titular.session');
+        const response = await fetch(`/bridge/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Session ${token}` }, body: JSON.stringify(payload) });
+        return response.json();
+      },
+      [channel, body] as const,
+    );
+  const created = await bridge('keys.create', { name: `Integración ${Date.now().toString(36)}`, product: 'cbu', scopes: ['lookup'], environment: 'sandbox' });
+  expect(created.ok).toBe(true);
+  try {
+    const answer = await apiGet(state, `/api/v1/lookup?identifier=${ACCOUNTS.inactive.cbu}&type=cbu`, created.value.secret);
+    expect(answer.status).toBe(200);
+
+    await page.reload();
+    await settled(page);
+    await expect(rows(page).filter({ hasText: ACCOUNTS.inactive.cbu })).toHaveCount(0);
+    await page.getByTestId('history-filter-environment').selectOption('sandbox');
+    await settled(page);
+    await expect(rows(page).first().locator('td:nth-child(2)')).toHaveText(ACCOUNTS.inactive.cbu);
+    await expect(rows(page).first()).toContainText('API');
+    // None of the live lookups of this spec is among them.
+    await expect(rows(page).filter({ hasText: ACCOUNTS.company.cbu })).toHaveCount(0);
+    // "Limpiar filtros" goes back to the live lookups.
+    await page.getByTestId('history-filter-clear').click();
+    await expect(page.getByTestId('history-filter-environment')).toHaveValue('live');
+    await settled(page);
+    await expect(rows(page).filter({ hasText: ACCOUNTS.company.cbu }).first()).toBeVisible();
+  } finally {
+    expect((await bridge('keys.revoke', { id: created.value.key.id })).ok).toBe(true);
+  }
 });
 
 test('date filters: a range in the future is empty, one around today lists the lookups', async ({ page, state }) => {

@@ -56,6 +56,8 @@ export const auditEntrySchema = z.object({
 export const historyFilterSchema = z.object({
   /** Which product's lookups (default `cbu`: account lookups; `informes`: credit reports). */
   product: productSlugSchema.optional(),
+  /** Live lookups (default) or those of sandbox keys (`sk_test_`), which an integration makes while it is built. */
+  environment: z.enum(['live', 'sandbox']).optional(),
   from: z.string().optional(),
   to: z.string().optional(),
   status: lookupStatusSchema.optional(),

@@ -86,7 +86,7 @@ const handlers: { [C in Channel]: Handler<C> } = {
   },
 
   'history.list': async (titular, user, input) => {
-    const page = titular.history.page({ orgId: user.orgId, environment: 'live', product: input.product ?? 'cbu' }, { ...historyQuery(input), page: input.page, per_page: input.per_page });
+    const page = titular.history.page(historyScope(user, input), { ...historyQuery(input), page: input.page, per_page: input.per_page });
     await titular.commits.settled();
     return page;
   },
@@ -96,7 +96,7 @@ const handlers: { [C in Channel]: Handler<C> } = {
     const dialect = csvDialect(input.language ?? 'es', input.timeZone);
     let csv = historyCsvHeader(dialect);
     let rows = 0;
-    for (const entry of titular.history.iterate({ orgId: user.orgId, environment: 'live', product: input.product ?? 'cbu' }, historyQuery(input))) {
+    for (const entry of titular.history.iterate(historyScope(user, input), historyQuery(input))) {
       if (++rows > MAX_EXPORT_ROWS) throw invalidParameter(`More than ${MAX_EXPORT_ROWS} entries: narrow the dates, or use \`titular history export\``);
       csv += historyCsvRow(entry, dialect);
     }
@@ -232,6 +232,11 @@ export async function dispatch(titular: Titular, session: IpcSession, channel: s
 
 function webContext(user: User) {
   return { orgId: user.orgId, environment: 'live' as const, source: 'WEB' as const, userId: user.id, apiKeyId: null };
+}
+
+/** Whose lookups a history page or export reads: the user's organization, one environment, one product. */
+function historyScope(user: User, filter: HistoryFilter) {
+  return { orgId: user.orgId, environment: filter.environment ?? 'live', product: filter.product ?? 'cbu' } as const;
 }
 
 function historyQuery(filter: HistoryFilter) {

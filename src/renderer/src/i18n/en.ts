@@ -323,6 +323,8 @@ export const en: Messages = {
     to: 'To',
     status: 'Status',
     source: 'Source',
+    environment: 'Environment',
+    environments: { live: 'Live', sandbox: 'Sandbox' },
     search: 'Search identifier',
     searchPlaceholder: 'CBU, alias or CUIT',
     clear: 'Clear filters',

@@ -327,6 +327,8 @@ export const es = {
     to: 'Hasta',
     status: 'Estado',
     source: 'Origen',
+    environment: 'Entorno',
+    environments: { live: 'Producción', sandbox: 'Pruebas (sandbox)' },
     search: 'Buscar identificador',
     searchPlaceholder: 'CBU, alias o CUIT',
     clear: 'Limpiar filtros',

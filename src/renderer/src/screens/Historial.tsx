@@ -84,6 +84,8 @@ export function HistorialScreen() {
   const [to, setTo] = useState('');
   const [status, setStatus] = useState<Status>('');
   const [source, setSource] = useState<Source>('');
+  // Live lookups unless asked: a sandbox key's lookups (an integration being built) are apart, as the API keeps them.
+  const [environment, setEnvironment] = useState<'live' | 'sandbox'>('live');
   const [q, setQ] = useState('');
   const [product, setProduct] = useState<ProductSlug>('cbu');
   const [page, setPage] = useState(1);
@@ -97,6 +99,7 @@ export function HistorialScreen() {
     ...(to ? { to: new Date(`${to}T23:59:59.999`).toISOString() } : {}),
     ...(status ? { status } : {}),
     ...(source ? { source } : {}),
+    ...(environment === 'sandbox' ? { environment } : {}),
     ...(debouncedQ ? { q: searchText(debouncedQ).slice(0, 64) } : {}),
   };
   const hasFilters = Object.keys(filter).length > 0;
@@ -115,6 +118,7 @@ export function HistorialScreen() {
     setTo('');
     setStatus('');
     setSource('');
+    setEnvironment('live');
     setQ('');
   };
 
@@ -184,6 +188,15 @@ export function HistorialScreen() {
               <option value="WEB">{m.history.sources.WEB}</option>
               <option value="API">{m.history.sources.API}</option>
               <option value="BULK">{m.history.sources.BULK}</option>
+            </select>
+          </div>
+          <div className="field">
+            <label className="field-label" htmlFor={`${id}-env`}>
+              {m.history.environment}
+            </label>
+            <select id={`${id}-env`} className="input" value={environment} onChange={(e) => setEnvironment(e.target.value as 'live' | 'sandbox')} data-testid="history-filter-environment">
+              <option value="live">{m.history.environments.live}</option>
+              <option value="sandbox">{m.history.environments.sandbox}</option>
             </select>
           </div>
           <div className="field grow">
