@@ -6,7 +6,7 @@
 import { app, BrowserWindow, dialog, session, shell, systemPreferences } from 'electron';
 import path from 'node:path';
 import type { Titular } from './core/titular';
-import { buildHttpApi } from './core/http/server';
+import { buildHttpApi, closeHttpApi } from './core/http/server';
 import { UI_CSP } from './core/http/static-ui';
 import { osKeychainAvailable, safeStorageProvider } from './electron/safe-storage-provider';
 import { passphraseProvider } from './core/vault/passphrase-provider';
@@ -28,7 +28,10 @@ import { desktopUserId } from './core/users/desktop-user';
 const devServer = process.env.ELECTRON_RENDERER_URL ?? null;
 const isDev = !app.isPackaged && devServer !== null && URL.canParse(devServer) && new URL(devServer).hostname === 'localhost';
 const rendererDir = path.join(__dirname, '../renderer');
-/** How long quitting waits for the API's requests in flight (a remote lookup can take a minute). */
+/**
+ * How long quitting gives the API's requests in flight (a remote lookup can take a minute) before
+ * closing their connections: the same bounded close as `serve` on SIGTERM (closeHttpApi).
+ */
 const API_STOP_LIMIT_MS = 5_000;
 /** A renderer that keeps dying is not reloaded forever: at most this many reloads a minute. */
 const RENDERER_RELOADS_PER_MINUTE = 3;
@@ -138,7 +141,7 @@ async function start(): Promise<void> {
       .listen({ host: '127.0.0.1', port })
       .then(() => {
         listeningPort = port;
-        stopApi = () => api.close();
+        stopApi = () => closeHttpApi(api, API_STOP_LIMIT_MS).then(() => undefined);
       })
       .catch((error: unknown) => {
         dialog.showErrorBox('Titular', `La API local no pudo escuchar en el puerto ${port}: ${error instanceof Error ? error.message : String(error)}`);
@@ -266,7 +269,8 @@ app.on('will-quit', (event) => {
   titular = null;
   if (idleTimer) clearTimeout(idleTimer);
   const stopped = (stopApi?.() ?? Promise.resolve()).catch(() => undefined);
-  const limit = new Promise<void>((resolve) => setTimeout(resolve, API_STOP_LIMIT_MS).unref());
+  // closeHttpApi ends within API_STOP_LIMIT_MS; this only guards against a close that hangs anyway.
+  const limit = new Promise<void>((resolve) => setTimeout(resolve, API_STOP_LIMIT_MS + 2_000).unref());
   void Promise.race([stopped, limit]).finally(() => {
     let code = 0;
     try {

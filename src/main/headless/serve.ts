@@ -4,7 +4,7 @@ import path from 'node:path';
 import { openTitular, type Titular } from '../core/titular';
 import { BridgeSessions } from '../core/http/bridge';
 import { findUpwards } from '../core/paths';
-import { buildHttpApi } from '../core/http/server';
+import { buildHttpApi, closeHttpApi } from '../core/http/server';
 import { buildStartupApp } from '../core/http/startup-app';
 import { StartupGate } from '../core/startup/startup-gate';
 import { peekDataDir } from '../core/startup/peek-data-dir';
@@ -16,6 +16,12 @@ import { TITULAR_VERSION } from '../../shared/version';
 import { desktopUserId } from '../core/users/desktop-user';
 
 const DEFAULT_PORT = 8787;
+/**
+ * SIGTERM/SIGINT: how long requests in flight get to finish before every connection still open is
+ * closed (a client that sent half a request, a remote lookup still waiting on its upstream). A
+ * directory lookup takes milliseconds; the desktop gives its API the same time when it quits.
+ */
+const SHUTDOWN_GRACE_MS = 5_000;
 
 const USAGE = `Usage: npm run serve -- [--port N] [--data-dir DIR] [--synchronous NORMAL|FULL] [--log] [--ui [--user EMAIL]]
 
@@ -25,22 +31,42 @@ const USAGE = `Usage: npm run serve -- [--port N] [--data-dir DIR] [--synchronou
   --log                    one line per request on stdout (never keys or bodies)
   --ui                     also serve the desktop UI to a browser (prints its session link)
   --user EMAIL             with --ui: the session's user (default: the desktop's, the first admin unless chosen)
-  -V, --version            print the version`;
+  -V, --version            print the version
+
+An empty TITULAR_PORT, TITULAR_DATA_DIR or TITULAR_SYNCHRONOUS counts as unset; an empty flag is refused.
+SIGTERM or SIGINT: requests in flight get ${SHUTDOWN_GRACE_MS / 1000} s, then the connections still open are closed and
+the database is closed; a second one stops at once (exit 130 for SIGINT, 143 for SIGTERM).`;
 
 /** A bad command line: exit 2 with the usage, as the CLI does. */
 class ServeUsageError extends Error {}
 
-function parsePort(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_PORT;
-  const port = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!(port >= 0 && port <= 65535)) throw new ServeUsageError(`Not a valid port: ${raw}`);
+/**
+ * A setting from its flag, else its environment variable, else undefined. An empty flag is refused
+ * (`--data-dir ""` must not mean the platform's data folder); an empty variable counts as unset, as
+ * the CLI and the desktop read TITULAR_DATA_DIR and TITULAR_SYNCHRONOUS.
+ */
+function flagOrEnv(flag: string | undefined, flagName: string, variable: string, emptyFlag: string): { raw: string; from: string } | undefined {
+  if (flag !== undefined) {
+    if (flag.trim() === '') throw new ServeUsageError(emptyFlag);
+    return { raw: flag, from: `--${flagName}` };
+  }
+  const value = process.env[variable];
+  return value ? { raw: value, from: variable } : undefined;
+}
+
+function parsePort(source: { raw: string; from: string } | undefined): number {
+  if (source === undefined) return DEFAULT_PORT;
+  const port = /^\d+$/.test(source.raw) ? Number(source.raw) : NaN;
+  if (!(port >= 0 && port <= 65535)) {
+    throw new ServeUsageError(`Not a valid port: ${source.raw} (${source.from}; a number from 0 to 65535)`);
+  }
   return port;
 }
 
 /** `--synchronous` / TITULAR_SYNCHRONOUS, refused as a usage error when it is neither NORMAL nor FULL. */
-function synchronousOrThrow(raw: string | undefined): 'NORMAL' | 'FULL' {
-  const value = parseSynchronous(raw);
-  if (!value) throw new ServeUsageError(`--synchronous must be NORMAL or FULL, not ${raw}`);
+function synchronousOrThrow(source: { raw: string; from: string } | undefined): 'NORMAL' | 'FULL' {
+  const value = parseSynchronous(source?.raw);
+  if (!value) throw new ServeUsageError(`${source!.from} must be NORMAL or FULL, not ${source!.raw}`);
   return value;
 }
 
@@ -91,9 +117,14 @@ async function main(): Promise<void> {
     process.stdout.write(`titular ${TITULAR_VERSION}\n`);
     return;
   }
-  const port = parsePort(values.port ?? process.env.TITULAR_PORT);
+  const port = parsePort(flagOrEnv(values.port, 'port', 'TITULAR_PORT', '--port needs a port number'));
+  if (values['data-dir'] !== undefined && values['data-dir'].trim() === '') throw new ServeUsageError('--data-dir needs a directory');
   const dataDir = resolveDataDir(values['data-dir']);
-  const synchronous = synchronousOrThrow(values.synchronous ?? process.env.TITULAR_SYNCHRONOUS);
+  const synchronous = synchronousOrThrow(flagOrEnv(values.synchronous, 'synchronous', 'TITULAR_SYNCHRONOUS', '--synchronous needs NORMAL or FULL'));
+  if (values.user !== undefined) {
+    if (!values.ui) throw new ServeUsageError('--user works only with --ui (it chooses the browser session\'s user)');
+    if (values.user.trim() === '') throw new ServeUsageError('--user needs an email');
+  }
   const log = values.log ? (line: string) => process.stdout.write(`${line}\n`) : undefined;
   const rendererDir = values.ui ? rendererDirOrThrow() : null;
 
@@ -157,13 +188,36 @@ async function main(): Promise<void> {
     }
   }
 
+  /** Commits queued writes, locks the vault and closes the database; false if that failed. */
+  const closeCore = (): boolean => {
+    try {
+      (titular as Titular | null)?.close();
+      return true;
+    } catch (error) {
+      process.stderr.write(`titular serve: closing the data directory failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      return false;
+    }
+  };
   let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // A second signal: no more waiting. The connections go, the database is still closed, and the
+      // exit status is the one a shell reports for a process ended by that signal (as the CLI does).
+      process.stdout.write(`${signal} again: stopping now\n`);
+      app.server.closeAllConnections();
+      closeCore();
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
     stopping = true;
-    process.stdout.write(`${signal}: finishing in-flight requests\n`);
-    await app.close(); // stops accepting, waits for in-flight requests
-    (titular as Titular | null)?.close(); // commits queued writes, locks the vault, closes the database
+    process.stdout.write(
+      `${signal}: finishing in-flight requests (at most ${SHUTDOWN_GRACE_MS / 1000} s; ${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to stop now)\n`,
+    );
+    const { forced } = await closeHttpApi(app, SHUTDOWN_GRACE_MS).catch((error: unknown) => {
+      process.stderr.write(`titular serve: stopping the API failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      return { forced: false };
+    });
+    if (forced) process.stdout.write(`Titular closed the connections still open after ${SHUTDOWN_GRACE_MS / 1000} s\n`);
+    if (!closeCore()) process.exit(1);
     process.stdout.write('Titular stopped\n');
     process.exit(0);
   };

@@ -27,6 +27,16 @@ export interface HttpApiOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * How long a client may take to send a request on this localhost API: its request line and headers
+ * (Node's `headersTimeout`), and the whole request with its body (`requestTimeout`; the body is at
+ * most 16 KB). A request not received in time gets the documented 408 (protocol-errors.ts). Node
+ * checks them every `connectionsCheckingInterval`, so the 408 comes at most that much later. They
+ * bound receiving the request only: a request already received (a remote lookup waiting on its
+ * upstream) is not cut by them.
+ */
+export const REQUEST_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, checkEveryMs: 1_000 } as const;
+
 export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): FastifyInstance {
   const app = Fastify({
     logger: false,
@@ -37,13 +47,16 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
     // Requests that arrive once shutdown has begun get our own 503 body (below), not Fastify's.
     return503OnClosing: false,
     keepAliveTimeout: 5_000,
+    // Fastify's default (0) would switch Node's request timeout off: a client that stops partway
+    // through a request would hold its connection, and a graceful close, for ever.
+    requestTimeout: REQUEST_TIMEOUTS.requestMs,
     // HEAD would run (and charge) a lookup whose answer the client never reads: only GET is served.
     exposeHeadRoutes: false,
     // Malformed HTTP and undecodable URLs get the documented error body too; a missing Host reaches
     // the Host guard (403) instead of Node's empty 400.
     clientErrorHandler: clientErrorReply,
     frameworkErrors: frameworkErrorReply,
-    http: { requireHostHeader: false },
+    http: { requireHostHeader: false, headersTimeout: REQUEST_TIMEOUTS.headersMs, connectionsCheckingInterval: REQUEST_TIMEOUTS.checkEveryMs },
   });
   app.server.on('checkExpectation', expectationFailedReply);
   // Graceful shutdown: requests already in flight finish, and their keep-alive connections are
@@ -131,6 +144,29 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
     });
   }
   return app;
+}
+
+/**
+ * Closes a Fastify instance (this API or the startup gate's) within `graceMs`: it stops accepting
+ * connections at once and closes the idle ones; requests in flight get `graceMs` to finish (each
+ * answer sent meanwhile says `Connection: close`, a request arriving meanwhile gets 503); then every
+ * connection still open is closed, answered or not: a client that sent half a request, a lookup still
+ * waiting on its upstream. (Node stops its request timeouts when the server closes, so without this a
+ * half-sent request would keep the close waiting for ever.) Resolves once the server is closed, with
+ * `forced` when connections had to be closed.
+ */
+export async function closeHttpApi(app: FastifyInstance, graceMs: number): Promise<{ forced: boolean }> {
+  let forced = false;
+  const timer = setTimeout(() => {
+    forced = true;
+    app.server.closeAllConnections();
+  }, graceMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(timer);
+  }
+  return { forced };
 }
 
 /** The path of a URL for logs and messages: no query string, and anything shaped like a key masked. */
