@@ -270,32 +270,23 @@ function KeyRow({ apiKey: key, lockedHintId, onAction }: { apiKey: ApiKeyViewDto
       <td className="right nowrap">
         {active ? (
           <div className="row-actions">
-            <button
-              type="button"
-              className="btn btn-ghost btn-sm"
-              onClick={() => onAction('reveal')}
-              disabled={lockedHintId !== undefined}
-              aria-describedby={lockedHintId}
-              title={lockedHintId !== undefined ? m.keys.lockedActionsHint : undefined}
-              aria-label={tpl(m.keys.revealFor, { name })}
-              data-key-action="reveal"
-              data-testid="key-reveal"
-            >
-              {m.keys.reveal}
-            </button>
-            <button
-              type="button"
-              className="btn btn-ghost btn-sm"
-              onClick={() => onAction('rotate')}
-              disabled={lockedHintId !== undefined}
-              aria-describedby={lockedHintId}
-              title={lockedHintId !== undefined ? m.keys.lockedActionsHint : undefined}
-              aria-label={tpl(m.keys.rotateFor, { name })}
-              data-key-action="rotate"
-              data-testid="key-rotate"
-            >
-              {m.keys.rotate}
-            </button>
+            {(['reveal', 'rotate'] as const).map((kind) => (
+              // Both need the vault open: disabled while it is locked, described by the hint that says so.
+              <button
+                key={kind}
+                type="button"
+                className="btn btn-ghost btn-sm"
+                onClick={() => onAction(kind)}
+                disabled={lockedHintId !== undefined}
+                aria-describedby={lockedHintId}
+                title={lockedHintId !== undefined ? m.keys.lockedActionsHint : undefined}
+                aria-label={tpl(kind === 'reveal' ? m.keys.revealFor : m.keys.rotateFor, { name })}
+                data-key-action={kind}
+                data-testid={`key-${kind}`}
+              >
+                {kind === 'reveal' ? m.keys.reveal : m.keys.rotate}
+              </button>
+            ))}
             {/* Revoking needs no vault (it only marks the key): offered while it is locked too. */}
             <button type="button" className="btn btn-ghost-danger btn-sm" onClick={() => onAction('revoke')} aria-label={tpl(m.keys.revokeFor, { name })} data-key-action="revoke" data-testid="key-revoke">
               {m.keys.revoke}
