@@ -194,6 +194,17 @@ describe('reveal', () => {
     }
   });
 
+  it('the trail names the prefix a key had when it was revealed or revoked, not the one a later rotation gave it', async () => {
+    const fx = await setup();
+    const { key, secret } = newKey(fx);
+    fx.titular.keys.reveal(fx.orgId, key.id, fx.adminId);
+    const rotated = fx.titular.keys.rotate(fx.orgId, key.id, fx.adminId);
+    fx.titular.keys.revoke(fx.orgId, key.id, fx.adminId);
+    const detailsOf = (action: string) => fx.titular.audit.list(fx.orgId, { targetType: 'api_key' }).find((e) => e.action === action)?.details;
+    expect(detailsOf('key.revealed')).toEqual({ prefix: `${secret.slice(0, 12)}…` });
+    expect(detailsOf('key.revoked')).toEqual({ prefix: `${rotated.secret.slice(0, 12)}…` });
+  });
+
   it('reveal of an unknown key id is NOT_FOUND', async () => {
     const fx = await setup();
     expectTitularError(() => fx.titular.keys.reveal(fx.orgId, '01900000-0000-7000-8000-000000000000', fx.adminId), 404, 'NOT_FOUND');

@@ -215,7 +215,8 @@ export class ApiKeys {
   reveal(orgId: string, id: string, actorUserId: string | null): string {
     const row = this.#row(orgId, id);
     const secret = this.vault().open(row.keyCiphertext, row.id);
-    this.audit.record({ orgId, actorUserId, action: 'key.revealed', targetType: 'api_key', targetId: id });
+    // The prefix it had then: a later rotation gives the key another, and the trail must say which was shown.
+    this.audit.record({ orgId, actorUserId, action: 'key.revealed', targetType: 'api_key', targetId: id, details: { prefix: row.displayPrefix } });
     return secret;
   }
 
@@ -244,7 +245,7 @@ export class ApiKeys {
       const row = this.#row(orgId, id);
       if (row.revokedAt === null) {
         this.db.update(apiKeys).set({ revokedAt: Date.now() }).where(eq(apiKeys.id, id)).run();
-        this.audit.record({ orgId, actorUserId, action: 'key.revoked', targetType: 'api_key', targetId: id });
+        this.audit.record({ orgId, actorUserId, action: 'key.revoked', targetType: 'api_key', targetId: id, details: { prefix: row.displayPrefix } });
       }
       return this.get(orgId, id);
     }, IMMEDIATE);
