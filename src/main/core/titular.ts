@@ -1,7 +1,7 @@
 // Composes the core of one data directory: database, vault, ledger, history, keys, directory and
 // the lookup service. The Electron main process and the headless entries both start here; nothing
 // below imports electron.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { openDatabase, type Db, type OpenedDatabase } from './db/open';
 import { CommitQueue, type WalSync } from './db/commit-queue';
@@ -21,6 +21,7 @@ import { resolverSet } from './lookup/resolver-set';
 import { VaultSecrets } from './vault/vault-secrets';
 import { unlockVault, vaultProviderKind, Vault } from './vault/vault';
 import { backupDataDir, type BackupResult } from './backup/backup';
+import { ensureFolder } from './folders';
 import { DATABASE_FILE } from './data-dir';
 import { Settings } from './settings/settings';
 import type { MasterKeyProvider, MasterKeyProviderKind } from './vault/master-key-provider';
@@ -83,7 +84,8 @@ export interface Titular {
 }
 
 export function openTitular(options: TitularOptions): Titular {
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  // A file in the way (`--data-dir` naming one, or a path under one) is refused by name, not as mkdir's EEXIST/ENOTDIR.
+  ensureFolder(options.dataDir, { label: 'The data directory' });
   let unlocked = null as Vault | null;
   // Every closure made here shares this scope, and the returned object keeps those closures (and so
   // the scope) for the life of the process. The key provider may hold a passphrase: it is used once,

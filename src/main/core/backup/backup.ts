@@ -6,9 +6,10 @@
 // vault's key file is copied beside it when the vault has one. The copy is a data directory of its
 // own: `--data-dir` opens it as it is, and putting it in place of the data directory, Titular
 // closed, restores it.
-import { chmodSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, constants, copyFileSync, existsSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { stateRefusal } from '../errors';
+import { ensureFolder, folderProblem } from '../folders';
 import type { MasterKeyProviderKind } from '../vault/master-key-provider';
 import { copyDatabase } from './database-copy';
 import { syncFile, syncFolder } from './fsync';
@@ -45,16 +46,17 @@ export async function backupDataDir(options: {
   const partialKey = `${keyFile}${PARTIAL}`;
   const partials = [partialDatabase, partialKey];
   let created = false;
+  const advice = 'choose a new folder for the backup';
+  const problem = folderProblem(directory, 'The backup folder');
+  if (problem) throw stateRefusal(`${problem}; ${advice}`);
   if (existsSync(directory)) {
-    if (!statSync(directory).isDirectory()) throw stateRefusal(`${directory} exists and is not a folder: choose a new folder for the backup`);
     const leftovers = new Set(partials.map((file) => path.basename(file)));
     if (readdirSync(directory).some((name) => !leftovers.has(name))) {
       throw stateRefusal(`${directory} is not empty: choose a new or empty folder, so that no earlier backup is mixed in`);
     }
     for (const file of partials) rmSync(file, { force: true });
   } else {
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
-    created = true;
+    created = ensureFolder(directory, { label: 'The backup folder', advice });
   }
   chmodSync(directory, 0o700);
 

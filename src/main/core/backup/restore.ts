@@ -18,6 +18,7 @@ import type { MasterKeyProviderKind } from '../vault/master-key-provider';
 import { copyDatabase } from './database-copy';
 import { syncFile, syncFolder } from './fsync';
 import { localStamp } from './backup-folder';
+import { ensureFolder, folderProblem } from '../folders';
 import { isSameOrInside } from '../paths';
 import { peekDataDir } from '../startup/peek-data-dir';
 
@@ -40,9 +41,12 @@ export async function restoreDataDir(options: { backup: string; dataDir: string;
   if (isSameOrInside(backup, dataDir) || isSameOrInside(dataDir, backup)) {
     throw stateRefusal('The backup and the data directory must be separate folders, neither inside the other');
   }
+  // A file in the way of the data directory is told before the backup is read (and again when it is made).
+  const problem = folderProblem(dataDir, 'The data directory');
+  if (problem) throw stateRefusal(problem);
   const { organization, protection } = checkBackup(backup);
 
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  ensureFolder(dataDir, { label: 'The data directory' });
   const database = path.join(dataDir, DATABASE_FILE);
   const keyFile = path.join(dataDir, KEY_FILE);
   const partialDatabase = `${database}${PARTIAL}`;

@@ -2,6 +2,7 @@
 // and the checks that turn a bad flag into a UsageError (exit code 2).
 import { parseArgs } from 'node:util';
 import { parseHistoryBound } from '../../../shared/api/history';
+import { StateRefusal, TitularError } from '../../core/errors';
 
 /** A bad command line: unknown command, unknown/missing option, malformed value. Exit code 2. */
 export class UsageError extends Error {
@@ -189,4 +190,29 @@ export function futureInstant(value: string, flag: string, command: string, now 
   }
   if (ms <= now) throw new UsageError(`${flag} is in the past (${new Date(ms).toISOString()}); give a future date`, command);
   return ms;
+}
+
+/** The core's name for a value ("rate limit"), the flag that gives it, and what was typed (or undefined). */
+export type FlagSubject = readonly [subject: string, flag: string, value: string | undefined];
+
+/**
+ * Runs `fn`, a call into the core, naming the flag in the core's refusal of a value. The core's words
+ * are shared with the HTTP API and the desktop ("amount must be a whole number from 1 to …"), so they
+ * do not name CLI flags; here a message opening with one of `subjects` opens with its flag instead
+ * ("--amount must be …"), and says what was typed. Other errors pass through as they are.
+ */
+export function namingFlags<T>(command: string, subjects: readonly FlagSubject[], fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof TitularError && error.code === 'INVALID_PARAMETER' && !(error instanceof StateRefusal)) {
+      for (const [subject, flag, value] of subjects) {
+        if (error.message.startsWith(`${subject} `)) {
+          const got = value === undefined ? '' : ` (got ${JSON.stringify(value)})`;
+          throw new UsageError(`${flag}${error.message.slice(subject.length)}${got}`, command);
+        }
+      }
+    }
+    throw error;
+  }
 }

@@ -2,7 +2,7 @@
 // desktop, a server, other commands), into a new or empty folder (core/backup/backup.ts).
 // `titular restore FOLDER`: puts such a copy in place, Titular closed (core/backup/restore.ts).
 import { restoreDataDir } from '../../core/backup/restore';
-import { UsageError, stringOption } from './args';
+import { UsageError } from './args';
 import { firstAdmin, openCore, type CommandSpec } from './context';
 
 const PROTECTION_NOTE = {
@@ -69,7 +69,6 @@ export const backupCommands: CommandSpec[] = [
     async run(ctx) {
       const folder = ctx.args[0];
       if (folder === undefined) throw new UsageError('Missing FOLDER: titular restore FOLDER', ctx.command);
-      if (stringOption(ctx.values, 'as') !== undefined) throw new UsageError('--as cannot be used with restore', ctx.command);
       const result = await restoreDataDir({ backup: folder, dataDir: ctx.dataDir });
       // Opened locked, as the backup was taken: no passphrase or keychain is needed to record it.
       const titular = openCore(result.dataDir, ctx.env, true);

@@ -7,7 +7,7 @@
 // a later run retries); 1 the operation failed; 2 invalid command line.
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { BulkJobView } from '../../../shared/api/bulk';
+import { RESUMABLE_STATUSES, type BulkJobView } from '../../../shared/api/bulk';
 import type { BulkRunResult } from '../../core/bulk/bulk-runner';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../core/bulk/bulk-runner';
 import { BULK_CSV_COLUMNS } from '../../core/bulk/bulk-export';
@@ -15,7 +15,7 @@ import { BulkAlreadyCompleted } from '../../core/bulk/bulk-service';
 import { UsageError, booleanOption, oneOf, outputFileOption, outputFileOptions, stringOption, wholeNumber } from './args';
 import { CliError, userByEmail, type CommandSpec, type SessionContext } from './context';
 import { ProgressReporter, count, progressText } from './bulk-progress-bar';
-import { readInputText } from './input-file';
+import { readInputText, withFileContent } from './input-file';
 import { LANG_OPTION, exportDialect } from './export-lang';
 import { exportTarget, refuseJsonWithCsvOnStdout } from './export-target';
 import type { CsvDialect } from '../../core/export/csv-dialect';
@@ -73,13 +73,18 @@ class ExportFile {
     }
   }
 
+  /** Never throws: it runs while another error is on its way, which a failed cleanup must not replace. */
   discard(): void {
     try {
       closeSync(this.#fd);
     } catch {
       // already closed
     }
-    rmSync(this.#temporary, { force: true });
+    try {
+      rmSync(this.#temporary, { force: true });
+    } catch {
+      // nothing to remove, or nothing removable: the error being reported is the one that matters
+    }
   }
 }
 
@@ -217,7 +222,8 @@ export const bulkCommands: CommandSpec[] = [
       let prepared;
       try {
         // Running a finished file again by accident would charge every identifier again.
-        prepared = ctx.titular.bulk.prepare({ ...input, refuseCompleted: !booleanOption(ctx.values, 'again') });
+        // What the core refuses here is the file's content (no identifiers, no identifier column): exit 1.
+        prepared = withFileContent(file, () => ctx.titular.bulk.prepare({ ...input, refuseCompleted: !booleanOption(ctx.values, 'again') }));
       } catch (error) {
         exportFile?.discard();
         if (!(error instanceof BulkAlreadyCompleted)) throw error;
@@ -252,6 +258,12 @@ export const bulkCommands: CommandSpec[] = [
       concurrencyOption(ctx);
       runExportDialect(ctx);
       const job = ctx.titular.bulk.visibleTo(ctx.actor, id);
+      // A finished job is refused before anything is printed or opened (the core would refuse it too,
+      // but only once the run starts, after the "Resuming" line).
+      if (!RESUMABLE_STATUSES.includes(job.status)) {
+        const results = job.status === 'completed' ? `; its results: titular bulk export ${job.id}` : '';
+        throw new CliError(`Bulk job ${job.id} is ${job.status}; it cannot be resumed${results}`);
+      }
       const exportFile = openRunExport(ctx);
       if (!ctx.out.json) ctx.out.line(`Resuming job ${job.id}: ${job.name} (${job.product}); done ${count(job.progress.done)} of ${count(job.progress.total)}`);
       return runJob(ctx, job, exportFile, { resumed: true });

@@ -9,6 +9,7 @@ import { historyCommands } from './history';
 import { bulkCommands } from './bulk';
 import { remoteCommands } from './remote';
 import { backupCommands } from './backup';
+import { auditCommands } from './audit';
 import type { CommandSpec } from './context';
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -22,6 +23,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   ...bulkCommands,
   ...remoteCommands,
   ...backupCommands,
+  ...auditCommands,
 ];
 
 export function findCommand(name: string): CommandSpec | undefined {
@@ -33,12 +35,26 @@ export function subcommandsOf(group: string): CommandSpec[] {
   return COMMANDS.filter((c) => c.name.startsWith(`${group} `));
 }
 
-const GLOBAL_HELP = [
-  '  --data-dir DIR   the data directory (default: $TITULAR_DATA_DIR, else the platform data folder)',
-  '  --json           machine-readable JSON on stdout',
-  '  --as EMAIL       act as this user in the audit log (default: the first admin)',
-  '  -h, --help       show help',
-];
+/**
+ * Whether a command takes `--as`: not the `setup` ones (init, restore), which run before there is a
+ * user to act as (init makes the first; restore records as the restored data's first admin).
+ */
+export function takesAs(spec: CommandSpec): boolean {
+  return spec.access !== 'setup';
+}
+
+const WITHOUT_AS = COMMANDS.filter((c) => !takesAs(c)).map((c) => c.name);
+
+function globalHelp(withAs: boolean, main = false): string[] {
+  return [
+    '  --data-dir DIR   the data directory (default: $TITULAR_DATA_DIR, else the platform data folder)',
+    '  --json           machine-readable JSON on stdout',
+    ...(withAs
+      ? [`  --as EMAIL       act as this user in the audit log (default: the first admin)${main ? `; every command but ${WITHOUT_AS.join(' and ')}` : ''}`]
+      : []),
+    '  -h, --help       show help',
+  ];
+}
 
 const line = (c: CommandSpec) => `titular ${c.name}${c.synopsis ? ` ${c.synopsis}` : ''}`;
 
@@ -54,14 +70,23 @@ export function mainUsage(): string {
     `  ${'help'.padEnd(width)}  Show help for a command: titular help keys create`,
     `  ${'version'.padEnd(width)}  Print the version (also --version, -V)`,
     '',
-    'Global options (every command):',
-    ...GLOBAL_HELP,
+    'Global options:',
+    ...globalHelp(true, true),
     '',
     'Environment:',
-    '  TITULAR_DATA_DIR     data directory, when --data-dir is not given',
-    '  TITULAR_PASSPHRASE   unlocks a passphrase-protected vault (set at init to create one)',
+    '  TITULAR_DATA_DIR      data directory, when --data-dir is not given',
+    '  TITULAR_PASSPHRASE    unlocks a passphrase-protected vault (set at init to create one)',
+    '  TITULAR_SYNCHRONOUS   NORMAL (default) or FULL: FULL also survives power loss; another value: exit 2',
+    '  TITULAR_DEBUG         1: an unexpected error prints its stack trace too',
     '',
-    'Exit status: 0 success, 1 the operation failed, 2 invalid command line.',
+    'Exit status:',
+    '  0          done',
+    '  1          the operation failed (an error, a refusal because of what is recorded, a bad input file,',
+    '             a locked or wrong vault)',
+    '  2          invalid command line (unknown command or option, a bad value, --json where the answer is a CSV)',
+    '  3          bulk run/resume: stopped out of credits (the rest waits for the next purchase)',
+    '  4          bulk run/resume: stopped before the end (Ctrl-C, or identifiers answered GE500)',
+    '  130, 143   a second Ctrl-C / SIGTERM ended it at once',
   ].join('\n');
 }
 
@@ -84,6 +109,6 @@ export function commandUsage(command: CommandSpec): string {
     ...(command.details && command.details.length > 0 ? ['', 'Options:', ...command.details.map((d) => (d ? `  ${d}` : ''))] : []),
     '',
     'Global options:',
-    ...GLOBAL_HELP,
+    ...globalHelp(takesAs(command)),
   ].join('\n');
 }

@@ -6,6 +6,7 @@ import type { Organization, User } from '../../core/users/users';
 import { headlessKeyProvider } from '../config';
 import { peekDataDir } from '../../core/startup/peek-data-dir';
 import { parseSynchronous } from '../../core/data-dir';
+import { folderProblem } from '../../core/folders';
 import type { OptionSpecs, OptionValues } from './args';
 import type { Output } from './output';
 
@@ -80,6 +81,10 @@ export function openCore(dataDir: string, env: NodeJS.ProcessEnv, vaultLocked = 
  * command other than `init` on an empty directory fails without writing anything.
  */
 export function openSession(base: BaseContext, access: 'user' | 'admin', asEmail: string | undefined, vaultLocked = false): SessionContext {
+  // A file where the data directory should be is said by name (shared with the core, which refuses it
+  // the same way for `init` and `restore`), not as "run titular init first", which would fail on it.
+  const problem = folderProblem(base.dataDir, 'The data directory');
+  if (problem) throw new CliError(problem);
   // No organization yet (no database, or one a failed first run left): opening it would create its
   // vault, fixing its protection before `init` chose it.
   if (peekDataDir(base.dataDir).organization === null) {

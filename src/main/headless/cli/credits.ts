@@ -1,5 +1,5 @@
 // `titular credits add|show`.
-import { oneOf, requiredString, stringOption, wholeNumber } from './args';
+import { namingFlags, oneOf, requiredString, stringOption, wholeNumber } from './args';
 import type { CommandSpec } from './context';
 
 const PRODUCTS = ['cbu', 'informes'] as const;
@@ -19,9 +19,16 @@ export const creditCommands: CommandSpec[] = [
     access: 'admin',
     run(ctx) {
       const product = oneOf(requiredString(ctx.values, 'product', ctx.command), PRODUCTS, '--product', ctx.command);
-      const amount = wholeNumber(requiredString(ctx.values, 'amount', ctx.command), '--amount', ctx.command);
+      const rawAmount = requiredString(ctx.values, 'amount', ctx.command);
+      const amount = wholeNumber(rawAmount, '--amount', ctx.command);
       const reference = stringOption(ctx.values, 'reference')?.trim() || null;
-      const result = ctx.titular.ledger.addPurchase({ orgId: ctx.org.id, product, amount, reference, userId: ctx.actor.id });
+      // The ledger's words name no flag (they are the API's and the desktop's too): the CLI adds them.
+      const flagSubjects = [
+        ['amount', '--amount', rawAmount],
+        ['reference', '--reference', undefined],
+        ['The reference', '--reference', undefined],
+      ] as const;
+      const result = namingFlags(ctx.command, flagSubjects, () => ctx.titular.ledger.addPurchase({ orgId: ctx.org.id, product, amount, reference, userId: ctx.actor.id }));
       if (ctx.out.json) {
         ctx.out.data({ added: result.added, id: result.id, product, amount, reference, balance: result.balance });
         return;

@@ -7,7 +7,7 @@ import { detectDirectoryFormat } from '../../core/directory/directory-file';
 import type { CreditImportReport } from '../../core/directory/credit-reports';
 import { UsageError, booleanOption } from './args';
 import type { CommandSpec } from './context';
-import { readInputText } from './input-file';
+import { readInputText, withFileContent } from './input-file';
 import { nothingImported, plural } from './import-summary';
 
 /** 20-28765432-5: how people read a CUIT/CUIL. */
@@ -42,11 +42,13 @@ export const creditImportCommands: CommandSpec[] = [
       const format = detectDirectoryFormat(file, content);
       const parsed = parseCreditFile(content, format);
       const unit = format === 'json' && parsed.rows > 0 ? 'item' : 'line';
-      const report: CreditImportReport = ctx.titular.creditReports.import(ctx.org.id, parsed, {
-        skipInvalid,
-        actorUserId: ctx.actor.id,
-        fileName: path.basename(file),
-      });
+      const report: CreditImportReport = withFileContent(file, () =>
+        ctx.titular.creditReports.import(ctx.org.id, parsed, {
+          skipInvalid,
+          actorUserId: ctx.actor.id,
+          fileName: path.basename(file),
+        }),
+      );
       const { out } = ctx;
       const printErrors = () => {
         for (const e of report.errors) out.error(`${unit} ${e.line}: ${e.reason}`);

@@ -5,7 +5,7 @@ import { detectDirectoryFormat, parseDirectoryFile, type DirectoryRowError } fro
 import type { ImportReport } from '../../core/directory/directory';
 import { UsageError, booleanOption } from './args';
 import type { CommandSpec } from './context';
-import { readInputText } from './input-file';
+import { readInputText, withFileContent } from './input-file';
 import { nothingImported, plural } from './import-summary';
 import type { Output } from './output';
 
@@ -45,7 +45,7 @@ export const directoryCommands: CommandSpec[] = [
         // Nothing valid to keep: do not record an empty import.
         report = { imported: 0, replaced: 0, rows: parsed.rows, errors: parsed.errors, committed: false };
       } else {
-        report = ctx.titular.directory.import(ctx.org.id, parsed, { skipInvalid, actorUserId: ctx.actor.id, fileName: path.basename(file) });
+        report = withFileContent(file, () => ctx.titular.directory.import(ctx.org.id, parsed, { skipInvalid, actorUserId: ctx.actor.id, fileName: path.basename(file) }));
       }
 
       if (out.json) out.data(report);

@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from './args';
 import { CliError } from './context';
+import { folderProblem } from '../../core/folders';
 
 /**
  * The file an export writes, resolved against the working directory. A directory is refused by name:
@@ -12,6 +13,12 @@ import { CliError } from './context';
 export function exportTarget(file: string): string {
   const target = path.resolve(file);
   if (existsSync(target) && statSync(target).isDirectory()) throw new CliError(`${target} is a directory: name the file to write`);
+  // The folder it goes into is not made: a file in its way, or no such folder, is said by name rather
+  // than as the temporary file's ENOTDIR/ENOENT.
+  const folder = path.dirname(target);
+  const problem = folderProblem(folder);
+  if (problem) throw new CliError(`Cannot write ${target}: ${problem}`);
+  if (!existsSync(folder)) throw new CliError(`Cannot write ${target}: there is no folder ${folder}`);
   return target;
 }
 

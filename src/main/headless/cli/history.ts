@@ -63,6 +63,19 @@ function streamSink(stream: NodeJS.WritableStream): { sink: Sink; failure: () =>
   return { sink, failure: () => error };
 }
 
+/**
+ * Removes a temporary file, if it is there. Never throws: it runs while another error is on its way
+ * (abort() in a `finally`), and a failed cleanup must not replace that error with its own (a
+ * temporary under a file fails with ENOTDIR, which `force` does not cover).
+ */
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // Nothing was written there, or nothing can be removed: the real error is the one to report.
+  }
+}
+
 function fileSink(target: string): Sink {
   const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
   // History holds people's names and tax ids: the export is readable by its owner only.
@@ -95,13 +108,13 @@ function fileSink(target: string): Sink {
       try {
         renameSync(temporary, target);
       } catch (error) {
-        rmSync(temporary, { force: true });
+        removeQuietly(temporary);
         throw wrap(error);
       }
     },
     abort() {
       stream.destroy();
-      const remove = () => rmSync(temporary, { force: true });
+      const remove = () => removeQuietly(temporary);
       remove();
       // The file may still be being opened: remove it again once that settles.
       opened.then(remove, () => {});
@@ -171,9 +184,15 @@ export const historyCommands: CommandSpec[] = [
       if (source !== undefined) raw.source = oneOf(source, sourceSchema.options, '--source', command);
       const parsed = historyQuerySchema.safeParse(raw);
       if (!parsed.success) {
+        // The schema's words are the HTTP API's (query parameters `from`, `to`): here they name the flags.
         const issue = parsed.error.issues[0];
         const field = issue?.path.join('.');
-        throw new UsageError(`${field ? `--${field}: ` : ''}${issue?.message ?? 'invalid filter'}`, command);
+        const message = issue?.message ?? 'invalid filter';
+        if (!field && raw.from !== undefined && raw.to !== undefined && /^from .* to$/.test(message)) {
+          throw new UsageError(`--from must not be after --to (got --from ${raw.from} --to ${raw.to})`, command);
+        }
+        if (field && message.startsWith(`${field} `)) throw new UsageError(`--${message}`, command);
+        throw new UsageError(`${field ? `--${field}: ` : ''}${message}`, command);
       }
       const { page: _page, per_page: _perPage, ...filter } = parsed.data;
 

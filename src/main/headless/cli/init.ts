@@ -2,7 +2,7 @@
 import { keyFileOf } from '../../core/data-dir';
 import { vaultProviderKind } from '../../core/vault/vault';
 import { checkInitialization } from '../../core/users/users';
-import { UsageError, requiredString, stringOption } from './args';
+import { UsageError, requiredString } from './args';
 import { CliError, openCore, type CommandSpec } from './context';
 
 // Same shape the core accepts; checked here too so a typo fails before anything is created.
@@ -31,7 +31,6 @@ export const initCommands: CommandSpec[] = [
       const orgName = requiredString(ctx.values, 'org', 'init');
       const adminName = requiredString(ctx.values, 'admin-name', 'init');
       const adminEmail = requiredString(ctx.values, 'admin-email', 'init');
-      if (stringOption(ctx.values, 'as') !== undefined) throw new UsageError('--as cannot be used with init', 'init');
       if (!EMAIL.test(adminEmail.trim())) throw new UsageError(`--admin-email is not a valid email address: ${adminEmail}`, 'init');
       // The whole form is checked before the data directory is opened (which creates its database
       // and vault): a refused first run leaves nothing that fixes the vault's protection.

@@ -9,6 +9,7 @@ import {
   booleanOption,
   futureInstant,
   listOption,
+  namingFlags,
   oneOf,
   requiredString,
   stringOption,
@@ -111,7 +112,12 @@ export const keyCommands: CommandSpec[] = [
       const owner = ownerEmail !== undefined ? userByEmail(ctx, ownerEmail, '--owner') : firstAdmin(ctx.titular.users.list(ctx.org.id));
       if (!owner) throw new CliError('No admin user to own the key; pass --owner EMAIL');
 
-      const { key, secret } = ctx.titular.keys.create({
+      const flagSubjects = [
+        ['rate limit', '--rate-limit', rateRaw],
+        ['expiration', '--expires', expiresRaw],
+        ['The key name', '--name', undefined],
+      ] as const;
+      const { key, secret } = namingFlags(command, flagSubjects, () => ctx.titular.keys.create({
         orgId: ctx.org.id,
         ownerUserId: owner.id,
         actorUserId: ctx.actor.id,
@@ -122,7 +128,7 @@ export const keyCommands: CommandSpec[] = [
         ipWhitelist,
         expiresAt,
         rateLimitPerSecond,
-      });
+      }));
       if (ctx.out.json) {
         ctx.out.data({ id: key.id, key: secret });
         return;

@@ -6,7 +6,7 @@ import { VaultUnlockError } from '../../core/vault/master-key-provider';
 import { VaultLockedError } from '../../core/vault/vault';
 import { parseSynchronous, resolveDataDir } from '../../core/data-dir';
 import { GLOBAL_OPTIONS, UsageError, commandWords, parseCommandLine, stringOption, valueFlagsOf, wantsHelp } from './args';
-import { COMMANDS, commandUsage, findCommand, groupUsage, mainUsage, subcommandsOf } from './commands';
+import { COMMANDS, commandUsage, findCommand, groupUsage, mainUsage, subcommandsOf, takesAs } from './commands';
 import { CliError, openSession, type BaseContext, type CommandSpec } from './context';
 import { Output, type OutputStreams } from './output';
 import { TITULAR_VERSION } from '../../../shared/version';
@@ -85,14 +85,17 @@ export async function runCli(argv: readonly string[], io: RunOptions): Promise<n
       throw new UsageError(`TITULAR_SYNCHRONOUS must be NORMAL or FULL, not ${io.env.TITULAR_SYNCHRONOUS}`, spec.name);
     }
     const asEmail = stringOption(values, 'as');
+    // `setup` commands (init, restore) run before there is a user to act as: see takesAs.
+    if (asEmail !== undefined && !takesAs(spec)) throw new UsageError(`--as cannot be used with ${spec.name}`, spec.name);
     if (asEmail !== undefined && asEmail.trim() === '') throw new UsageError('--as needs an email', spec.name);
+    const dataDir = resolveDataDir(dataDirFlag, io.env);
 
     const base: BaseContext = {
       command: spec.name,
       values,
       args,
       out,
-      dataDir: resolveDataDir(dataDirFlag, io.env),
+      dataDir,
       env: io.env,
       signal: (spec.interruptible ? io.interruptSignal?.() : undefined) ?? new AbortController().signal,
     };
@@ -112,7 +115,9 @@ function report(out: Output, error: unknown, command: string | undefined, env: N
   const prefix = out.errStyle('red', 'titular:');
   // The core's INVALID_PARAMETER is a value of the command line it refused (`--amount 0`, an email
   // without @): a bad argument, like the ones the CLI checks itself. A refusal because of what is
-  // already recorded (StateRefusal: a used reference, a finished job) is an operation that failed.
+  // already recorded (StateRefusal: a used reference, a finished job) is an operation that failed, and
+  // so is one of what an input file holds: the commands that hand a file's content to the core turn
+  // those into CliErrors first (input-file.ts withFileContent).
   if (error instanceof UsageError || (error instanceof TitularError && error.code === 'INVALID_PARAMETER' && !(error instanceof StateRefusal))) {
     const topic = (error instanceof UsageError ? error.command : undefined) ?? command;
     out.error(`${prefix} ${error.message}`);

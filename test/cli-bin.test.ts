@@ -1,0 +1,82 @@
+// bin/titular.js, the `titular` command, as a process: it runs the build in out/ only while no source
+// is newer (after a `git pull` without `npm run build` it would run old code), otherwise the sources
+// through tsx. Checked on a copy of the wrapper in a project of its own, whose "build" and "sources"
+// say which of them ran.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { version } from '../package.json';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TIMEOUT_MS = 60_000;
+
+function titular(project: string, args: string[]) {
+  const run = spawnSync(process.execPath, [path.join(project, 'bin', 'titular.js'), ...args], { cwd: os.tmpdir(), encoding: 'utf8', timeout: 30_000 });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe('bin/titular.js', () => {
+  let project: string;
+  const at = (file: string, seconds: number) => utimesSync(path.join(project, file), seconds, seconds);
+  const T0 = Math.floor(Date.now() / 1000) - 3600;
+
+  beforeAll(() => {
+    project = mkdtempSync(path.join(os.tmpdir(), 'titular-bin-'));
+    mkdirSync(path.join(project, 'bin'));
+    copyFileSync(path.join(ROOT, 'bin', 'titular.js'), path.join(project, 'bin', 'titular.js'));
+    writeFileSync(path.join(project, 'package.json'), '{ "name": "titular-bin-test", "private": true }\n');
+    mkdirSync(path.join(project, 'out', 'main'), { recursive: true });
+    writeFileSync(path.join(project, 'out', 'main', 'cli.js'), "console.log('build', JSON.stringify(process.argv.slice(2)));\nprocess.exitCode = 5;\n");
+    mkdirSync(path.join(project, 'src', 'main', 'headless'), { recursive: true });
+    mkdirSync(path.join(project, 'src', 'main', 'core'), { recursive: true });
+    mkdirSync(path.join(project, 'src', 'shared'), { recursive: true });
+    // TypeScript: only tsx runs it.
+    writeFileSync(path.join(project, 'src', 'main', 'headless', 'cli.ts'), "const ran: string = 'sources';\nconsole.log(ran, JSON.stringify(process.argv.slice(2)));\nprocess.exitCode = 6;\n");
+    writeFileSync(path.join(project, 'src', 'main', 'core', 'ledger.ts'), 'export const x = 1;\n');
+    writeFileSync(path.join(project, 'src', 'shared', 'version.ts'), 'export const v = 1;\n');
+    for (const file of ['package.json', 'src/main/headless/cli.ts', 'src/main/core/ledger.ts', 'src/shared/version.ts']) at(file, T0);
+  });
+
+  afterAll(() => {
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  it('runs the build while it is newer than every source, arguments and exit status passed through', () => {
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'), 'dir');
+    at('out/main/cli.js', T0 + 10);
+    const run = titular(project, ['keys', 'list', '--data-dir', 'a b']);
+    expect(run).toMatchObject({ code: 5, stdout: 'build ["keys","list","--data-dir","a b"]\n', stderr: '' });
+  }, TIMEOUT_MS);
+
+  it('runs the sources through tsx once a source is newer than the build (a git pull without a rebuild)', () => {
+    for (const file of ['src/main/core/ledger.ts', 'src/shared/version.ts', 'package.json']) {
+      at(file, T0 + 20);
+      const run = titular(project, ['credits', 'show']);
+      expect(run, file).toMatchObject({ code: 6, stdout: 'sources ["credits","show"]\n', stderr: '' });
+      at(file, T0);
+    }
+    // Rebuilt: the build again.
+    at('out/main/cli.js', T0 + 30);
+    expect(titular(project, ['x']).stdout).toBe('build ["x"]\n');
+  }, TIMEOUT_MS);
+
+  it('without tsx (an install without development dependencies) runs the old build, saying so; with neither, says what to do', () => {
+    rmSync(path.join(project, 'node_modules'));
+    at('src/main/core/ledger.ts', T0 + 40);
+    const stale = titular(project, ['x']);
+    expect(stale).toMatchObject({ code: 5, stdout: 'build ["x"]\n' });
+    expect(stale.stderr).toContain('out/main/cli.js is older than src/ and tsx is not installed');
+    rmSync(path.join(project, 'out'), { recursive: true });
+    const none = titular(project, ['x']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('the CLI is not built (out/main/cli.js) and tsx is not installed');
+  }, TIMEOUT_MS);
+
+  it('the real one runs this checkout\'s CLI', () => {
+    const run = titular(ROOT, ['--version']);
+    expect(run).toMatchObject({ code: 0, stdout: `titular ${version}\n` });
+  }, TIMEOUT_MS);
+});
