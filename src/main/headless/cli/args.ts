@@ -196,6 +196,15 @@ export function futureInstant(value: string, flag: string, command: string, now 
 export type FlagSubject = readonly [subject: string, flag: string, value: string | undefined];
 
 /**
+ * The core refusing a value it was given (INVALID_PARAMETER: `--amount 0`, an email without @, a
+ * file with no identifier column), as opposed to a refusal because of what is already recorded
+ * (StateRefusal: a used reference, a finished job), which is an operation that failed.
+ */
+export function isValueRefusal(error: unknown): error is TitularError {
+  return error instanceof TitularError && error.code === 'INVALID_PARAMETER' && !(error instanceof StateRefusal);
+}
+
+/**
  * Runs `fn`, a call into the core, naming the flag in the core's refusal of a value. The core's words
  * are shared with the HTTP API and the desktop ("amount must be a whole number from 1 to …"), so they
  * do not name CLI flags; here a message opening with one of `subjects` opens with its flag instead
@@ -205,7 +214,7 @@ export function namingFlags<T>(command: string, subjects: readonly FlagSubject[]
   try {
     return fn();
   } catch (error) {
-    if (error instanceof TitularError && error.code === 'INVALID_PARAMETER' && !(error instanceof StateRefusal)) {
+    if (isValueRefusal(error)) {
       for (const [subject, flag, value] of subjects) {
         if (error.message.startsWith(`${subject} `)) {
           const got = value === undefined ? '' : ` (got ${JSON.stringify(value)})`;

@@ -5,7 +5,7 @@
 // Exit status of run/resume: 0 every identifier looked up; 3 out of credits (the rest is reported
 // and a later run resumes it); 4 stopped before the end (Ctrl-C, or identifiers answered GE500 that
 // a later run retries); 1 the operation failed; 2 invalid command line.
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { RESUMABLE_STATUSES, type BulkJobView } from '../../../shared/api/bulk';
 import type { BulkRunResult } from '../../core/bulk/bulk-runner';
@@ -17,7 +17,7 @@ import { CliError, userByEmail, type CommandSpec, type SessionContext } from './
 import { ProgressReporter, count, progressText } from './bulk-progress-bar';
 import { readInputText, withFileContent } from './input-file';
 import { LANG_OPTION, exportDialect } from './export-lang';
-import { exportTarget, refuseJsonWithCsvOnStdout } from './export-target';
+import { exportTarget, refuseJsonWithCsvOnStdout, removeQuietly } from './export-target';
 import type { CsvDialect } from '../../core/export/csv-dialect';
 
 export const EXIT_OUT_OF_CREDITS = 3;
@@ -80,11 +80,7 @@ class ExportFile {
     } catch {
       // already closed
     }
-    try {
-      rmSync(this.#temporary, { force: true });
-    } catch {
-      // nothing to remove, or nothing removable: the error being reported is the one that matters
-    }
+    removeQuietly(this.#temporary);
   }
 }
 

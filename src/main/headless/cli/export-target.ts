@@ -1,5 +1,5 @@
 // Where a CLI export is written (`history export --output`, `bulk export --out`, `bulk run --export`).
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from './args';
 import { CliError } from './context';
@@ -25,4 +25,17 @@ export function exportTarget(file: string): string {
 /** `--json` answers JSON on stdout: with a CSV going to stdout there would be two documents in one stream. */
 export function refuseJsonWithCsvOnStdout(json: boolean, command: string, fileFlag: string): void {
   if (json) throw new UsageError(`--json needs ${fileFlag} FILE here: the CSV itself goes to stdout`, command);
+}
+
+/**
+ * Removes an export's temporary file, if it is there. Never throws: it runs while another error is on
+ * its way, and a failed cleanup must not replace that error with its own (a temporary under a file
+ * fails with ENOTDIR, which `force` does not cover).
+ */
+export function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // Nothing was written there, or nothing can be removed: the real error is the one to report.
+  }
 }

@@ -2,7 +2,7 @@
 // file. Reads through its own read-only connection (see openReader) so the export never holds the
 // core's connection busy.
 import Database from 'better-sqlite3';
-import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
+import { createWriteStream, renameSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { History } from '../../core/history/history';
 import { CSV_COLUMNS, historyCsvHeader, historyCsvRow } from '../../core/history/history-csv';
@@ -12,7 +12,7 @@ import { historyQuerySchema, type HistoryEntry } from '../../../shared/api/histo
 import { lookupStatusSchema, sourceSchema } from '../../../shared/api/common';
 import { UsageError, oneOf, outputFileOption, outputFileOptions, requiredString, stringOption } from './args';
 import { CliError, databaseFile, type CommandSpec } from './context';
-import { exportTarget, refuseJsonWithCsvOnStdout } from './export-target';
+import { exportTarget, refuseJsonWithCsvOnStdout, removeQuietly } from './export-target';
 
 /** Where the export goes: stdout, or a temporary file renamed into place once complete. */
 interface Sink {
@@ -61,19 +61,6 @@ function streamSink(stream: NodeJS.WritableStream): { sink: Sink; failure: () =>
     abort() {},
   };
   return { sink, failure: () => error };
-}
-
-/**
- * Removes a temporary file, if it is there. Never throws: it runs while another error is on its way
- * (abort() in a `finally`), and a failed cleanup must not replace that error with its own (a
- * temporary under a file fails with ENOTDIR, which `force` does not cover).
- */
-function removeQuietly(file: string): void {
-  try {
-    rmSync(file, { force: true });
-  } catch {
-    // Nothing was written there, or nothing can be removed: the real error is the one to report.
-  }
 }
 
 function fileSink(target: string): Sink {

@@ -1,7 +1,7 @@
 // Reading an input file named on the command line (directory imports, bulk lookups): UTF-8 text of
 // at most 256 MiB, with a message an admin can act on when it is missing, too large or not UTF-8.
 import { readFileSync, statSync } from 'node:fs';
-import { StateRefusal, TitularError } from '../../core/errors';
+import { isValueRefusal } from './args';
 import { CliError } from './context';
 
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -36,7 +36,7 @@ export function withFileContent<T>(file: string, fn: () => T): T {
   try {
     return fn();
   } catch (error) {
-    if (error instanceof TitularError && error.code === 'INVALID_PARAMETER' && !(error instanceof StateRefusal)) {
+    if (isValueRefusal(error)) {
       throw new CliError(`${file}: ${error.message}`);
     }
     throw error;

@@ -1,11 +1,11 @@
 // Runs one CLI invocation: finds the command, parses its options strictly, opens the data
 // directory, runs it, closes the core, and maps failures to exit codes
 // (0 success, 1 operation failed, 2 invalid command line).
-import { StateRefusal, TitularError } from '../../core/errors';
+import { TitularError } from '../../core/errors';
 import { VaultUnlockError } from '../../core/vault/master-key-provider';
 import { VaultLockedError } from '../../core/vault/vault';
 import { parseSynchronous, resolveDataDir } from '../../core/data-dir';
-import { GLOBAL_OPTIONS, UsageError, commandWords, parseCommandLine, stringOption, valueFlagsOf, wantsHelp } from './args';
+import { GLOBAL_OPTIONS, UsageError, commandWords, isValueRefusal, parseCommandLine, stringOption, valueFlagsOf, wantsHelp } from './args';
 import { COMMANDS, commandUsage, findCommand, groupUsage, mainUsage, subcommandsOf, takesAs } from './commands';
 import { CliError, openSession, type BaseContext, type CommandSpec } from './context';
 import { Output, type OutputStreams } from './output';
@@ -118,7 +118,7 @@ function report(out: Output, error: unknown, command: string | undefined, env: N
   // already recorded (StateRefusal: a used reference, a finished job) is an operation that failed, and
   // so is one of what an input file holds: the commands that hand a file's content to the core turn
   // those into CliErrors first (input-file.ts withFileContent).
-  if (error instanceof UsageError || (error instanceof TitularError && error.code === 'INVALID_PARAMETER' && !(error instanceof StateRefusal))) {
+  if (error instanceof UsageError || isValueRefusal(error)) {
     const topic = (error instanceof UsageError ? error.command : undefined) ?? command;
     out.error(`${prefix} ${error.message}`);
     out.error(`Run "titular help${topic ? ` ${topic}` : ''}" for usage.`);
