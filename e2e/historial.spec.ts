@@ -121,7 +121,7 @@ test('the text search narrows the list to matching identifiers', async ({ page, 
   await expect(rows(page)).toHaveCount(total);
 });
 
-test('a sandbox key\'s lookups are apart: listed under "Pruebas (sandbox)", never among the live ones', async ({ page, state }) => {
+test('a sandbox key\'s lookups are apart: listed under "Pruebas (sandbox)" with the key they came through, never among the live ones', async ({ page, state }) => {
   await openApp(page, state, 'admin', 'historial');
   await settled(page);
   // An integration being built: a sandbox key looks up a sample account through the API.
@@ -147,6 +147,13 @@ test('a sandbox key\'s lookups are apart: listed under "Pruebas (sandbox)", neve
     await settled(page);
     await expect(rows(page).first().locator('td:nth-child(2)')).toHaveText(ACCOUNTS.inactive.cbu);
     await expect(rows(page).first()).toContainText('API');
+    // The key it came through: named under its owner in the row, with its prefix in the detail.
+    const { name, prefix } = created.value.key as { name: string; prefix: string };
+    await expect(rows(page).first().getByTestId('history-row-key')).toHaveText(`Clave de API: ${name}`);
+    await rows(page).first().click();
+    await expect(page.getByTestId('history-detail-key')).toHaveText(`${name} ${prefix}`);
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('history-detail')).toHaveCount(0);
     // None of the live lookups of this spec is among them.
     await expect(rows(page).filter({ hasText: ACCOUNTS.company.cbu })).toHaveCount(0);
     // "Limpiar filtros" goes back to the live lookups.
@@ -267,14 +274,14 @@ test('CSV export downloads the filtered history for a Spanish spreadsheet', asyn
   let csv = raw.replace(/^\uFEFF/, '');
   const lines = csv.split(/\r?\n/).filter((l) => l !== '');
   // Cells split at ";" (Excel set to es-AR), Spanish headers and words, local dd/mm/aaaa times.
-  expect(lines[0]).toBe('ID de consulta;Fecha;Identificador;Tipo;Estado;Origen;Créditos;Demora de la fuente (ms);Usuario;Titulares;Código de error');
+  expect(lines[0]).toBe('ID de consulta;Fecha;Identificador;Tipo;Estado;Origen;Créditos;Demora de la fuente (ms);Usuario;Clave de API;Titulares;Código de error');
   expect(lines.length - 1).toBeGreaterThanOrEqual(shown);
   expect(csv).toContain(ACCOUNTS.company.cbu);
   expect(csv).toContain(NOT_FOUND_CBU);
   expect(csv).toContain('ACME Logística S.A.');
   const companyRow = lines.find((l) => l.includes(ACCOUNTS.company.cbu))!;
   // The CBU as ="…" (text, all 22 digits, not a number Excel would round).
-  expect(companyRow).toMatch(/;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2};"=""\d{22}""";CBU;Exitosa;Escritorio;1;\d+;ada@acme\.test;ACME Logística S\.A\.;$/);
+  expect(companyRow).toMatch(/;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2};"=""\d{22}""";CBU;Exitosa;Escritorio;1;\d+;ada@acme\.test;;ACME Logística S\.A\.;$/);
   // The times the table shows: the browser's zone (Buenos Aires here), whatever the server's is.
   const firstShown = (await rows(page).first().locator('td').first().innerText()).replace(', ', ' ');
   expect(lines[1]!.split(';')[1]!.slice(0, 16)).toBe(firstShown);
@@ -297,7 +304,7 @@ test('CSV export downloads the filtered history for a Spanish spreadsheet', asyn
   download = page.waitForEvent('download');
   await page.getByTestId('history-export').click();
   csv = readFileSync((await (await download).path())!, 'utf8').replace(/^\uFEFF/, '');
-  expect(csv.split('\r\n')[0]).toBe('Lookup ID,Date,Identifier,Type,Status,Source,Credits,Source latency (ms),User,Holders,Error code');
+  expect(csv.split('\r\n')[0]).toBe('Lookup ID,Date,Identifier,Type,Status,Source,Credits,Source latency (ms),User,API key,Holders,Error code');
   expect(csv.split('\r\n')[1]).toMatch(/^[0-9a-f-]{36},\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},[^,]*,(CBU|CVU|ALIAS),Error,(Desktop|API|Batch),/);
   expect((await download).suggestedFilename()).toMatch(/^titular-history-\d{4}-\d{2}-\d{2}\.csv$/);
   await page.getByTestId('lang-switch').click();

@@ -11,7 +11,7 @@ import { openTitular } from '../src/main/core/titular';
 import { headlessKeyProvider } from '../src/main/headless/config';
 import { withCheckDigits, withCuitCheckDigit } from '../src/shared/identifiers';
 import { balanceResponseSchema } from '../src/shared/api/balance';
-import { historyEntrySchema } from '../src/shared/api/history';
+import { keyedHistoryEntrySchema } from '../src/shared/api/history';
 import { runCli, type CliRun } from './support/processes';
 import { generateDirectory } from './bulk/bulk-data';
 
@@ -269,7 +269,7 @@ describe('titular CLI', () => {
   it('history export on an empty history: CSV header only, JSON []', async () => {
     const csv = await cli(d('history', 'export', '--format', 'csv'));
     expect(csv.code).toBe(0);
-    expect(csv.stdout).toBe('id,createdAt,inputIdentifier,inputType,status,source,creditConsumed,upstreamLatencyMs,userEmail,holderNames,errorCode\r\n');
+    expect(csv.stdout).toBe('id,createdAt,inputIdentifier,inputType,status,source,creditConsumed,upstreamLatencyMs,userEmail,apiKey,holderNames,errorCode\r\n');
     const jsonRun = await cli(d('history', 'export', '--format', 'json'));
     expect(jsonRun.code).toBe(0);
     expect(json(jsonRun)).toEqual([]);
@@ -313,7 +313,7 @@ describe('titular CLI', () => {
     expect(json(imported)).toEqual({ imported: 2, replaced: 2, rows: 2, errors: [], committed: true });
   }, TEST_TIMEOUT_MS);
 
-  it('history export lists the lookups (CSV escaped and formula-safe, JSON in the API shape)', async () => {
+  it('history export lists the lookups (CSV escaped and formula-safe, JSON in the API shape plus the key)', async () => {
     await withCoreAsync(dataDir, async (t) => {
       const ctx = { orgId, environment: 'live' as const, source: 'WEB' as const, userId: adminId, apiKeyId: null };
       expect((await t.lookups.lookupAccount(ctx, { identifier: CBU_1, type: 'cbu' })).status).toBe(200);
@@ -329,7 +329,7 @@ describe('titular CLI', () => {
     const byInput = (input: string) => lines.find((l) => l.split(',')[2] === input)!;
     expect(byInput(CBU_1)).toContain(',"Pérez, Juan",'); // quoted because of the comma
     expect(byInput(CBU_2)).toContain(",'=HYPERLINK(1),"); // a formula is neutralized
-    expect(byInput('1234')).toMatch(/,ERROR,WEB,1,\d+,ana@acme\.test,,PA006$/);
+    expect(byInput('1234')).toMatch(/,ERROR,WEB,1,\d+,ana@acme\.test,,,PA006$/);
 
     const out = path.join(work, 'history.json');
     const toFile = await cli(d('history', 'export', '--format', 'json', '--status', 'SUCCESS', '--output', out, '--json'));
@@ -337,7 +337,8 @@ describe('titular CLI', () => {
     expect(json(toFile)).toMatchObject({ exported: 2, format: 'json' });
     const entries = JSON.parse(readFileSync(out, 'utf8')) as unknown[];
     expect(entries).toHaveLength(2);
-    for (const entry of entries) historyEntrySchema.parse(entry);
+    // The API's entries, plus the key each came through (none: these were the desktop's).
+    for (const entry of entries) expect(keyedHistoryEntrySchema.strict().parse(entry).apiKey).toBeNull();
     expect(statSync(out).mode & 0o077).toBe(0);
     // The bulk export's name for the same option, and -o, write the same file; both names at once are refused.
     for (const flag of ['--out', '-o']) {
@@ -365,8 +366,8 @@ describe('titular CLI', () => {
     const sheet = await cli(d('history', 'export', '--format', 'csv', '--lang', 'en'));
     expect(sheet.code).toBe(0);
     const sheetLines = sheet.stdout.split('\r\n');
-    expect(sheetLines[0]).toBe('\uFEFFLookup ID,Date,Identifier,Type,Status,Source,Credits,Source latency (ms),User,Holders,Error code');
-    expect(sheetLines.find((l) => l.includes(`"=""${CBU_1}"""`))).toMatch(/,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},"=""\d{22}""",CBU,Success,Desktop,1,\d+,ana@acme\.test,"Pérez, Juan",$/);
+    expect(sheetLines[0]).toBe('\uFEFFLookup ID,Date,Identifier,Type,Status,Source,Credits,Source latency (ms),User,API key,Holders,Error code');
+    expect(sheetLines.find((l) => l.includes(`"=""${CBU_1}"""`))).toMatch(/,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},"=""\d{22}""",CBU,Success,Desktop,1,\d+,ana@acme\.test,,"Pérez, Juan",$/);
     const jsonLang = await cli(d('history', 'export', '--format', 'json', '--lang', 'es'));
     expect(jsonLang.code).toBe(2);
     expect(jsonLang.stderr).toMatch(/--lang is for --format csv/);

@@ -9,6 +9,7 @@ import { DIR, DIRECTORY_CSV, breakCheckDigit } from './support/directory-data';
 import { csvCells } from './bulk/bulk-data';
 
 let f: BridgeFixture;
+let keyPrefix: string;
 const savedTz = process.env.TZ;
 
 beforeAll(async () => {
@@ -17,8 +18,10 @@ beforeAll(async () => {
   // From the desktop: a found account (a holder name with a comma), a CBU not in the directory.
   await value('lookup.account', { identifier: DIR.company.cbu, type: 'cbu' });
   await value('lookup.account', { identifier: DIR.missing.cbu, type: 'cbu' });
-  // From a local tool: an alias that fails validation (PA006, charged).
-  const key = f.createKey();
+  // From a local tool: an alias that fails validation (PA006, charged), through a key whose name a
+  // spreadsheet would take for a formula.
+  const key = f.createKey({ name: '=ERP; cobranzas' });
+  keyPrefix = `${key.slice(0, 12)}…`;
   const res = await f.app.inject({ method: 'GET', url: '/api/v1/lookup?identifier=ab&type=alias', headers: { ...auth(key), host: '127.0.0.1' } });
   expect(res.statusCode).toBe(400);
 });
@@ -59,16 +62,19 @@ describe('history.exportCsv', () => {
     expect(exported.fileName).toMatch(/^titular-historial-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(exported.rows).toBe(3);
     const [header, ...rows] = lines(exported.csv);
-    expect(header).toBe('\uFEFFID de consulta;Fecha;Identificador;Tipo;Estado;Origen;Créditos;Demora de la fuente (ms);Usuario;Titulares;Código de error');
+    expect(header).toBe('\uFEFFID de consulta;Fecha;Identificador;Tipo;Estado;Origen;Créditos;Demora de la fuente (ms);Usuario;Clave de API;Titulares;Código de error');
     const listed = await entries();
     expect(rows.map((r) => r.split(';')[0])).toEqual(listed.map((e) => e.id));
 
     const entry = listed.find((e) => e.inputIdentifier === DIR.company.cbu)!;
     const company = rows.find((r) => r.startsWith(entry.id))!;
     // The holder's name holds a comma: quoted all the same, for a spreadsheet that splits at ",".
-    expect(company.split(';')).toEqual([entry.id, fecha(entry.createdAt, -3), text(DIR.company.cbu), 'CBU', 'Exitosa', 'Escritorio', '1', expect.stringMatching(/^\d+$/), 'ada@acme.test', '"Distribuidora Sur, S.R.L."', '']);
-    expect(rows.find((r) => r.includes(DIR.missing.cbu))).toMatch(/;CBU;Error;Escritorio;1;\d+;ada@acme\.test;;PA011$/);
-    expect(rows.find((r) => r.includes(';ab;'))).toMatch(/;ab;ALIAS;Error;API;1;\d+;ada@acme\.test;;PA006$/);
+    expect(company.split(';')).toEqual([entry.id, fecha(entry.createdAt, -3), text(DIR.company.cbu), 'CBU', 'Exitosa', 'Escritorio', '1', expect.stringMatching(/^\d+$/), 'ada@acme.test', '', '"Distribuidora Sur, S.R.L."', '']);
+    expect(rows.find((r) => r.includes(DIR.missing.cbu))).toMatch(/;CBU;Error;Escritorio;1;\d+;ada@acme\.test;;;PA011$/);
+    // The key the lookup came through, named as Claves shows it, defused and quoted (it holds ";").
+    const api = rows.find((r) => r.includes(';ab;'))!;
+    expect(api).toMatch(/;ab;ALIAS;Error;API;1;\d+;ada@acme\.test;/);
+    expect(csvCells(api, ';').slice(8)).toEqual(['ada@acme.test', `'=ERP; cobranzas (${keyPrefix})`, '', 'PA006']);
   });
 
   it('in English: commas, English headers and words, yyyy-mm-dd times', async () => {
@@ -76,12 +82,12 @@ describe('history.exportCsv', () => {
     const exported = await value('history.exportCsv', { language: 'en' });
     expect(exported.fileName).toMatch(/^titular-history-\d{4}-\d{2}-\d{2}\.csv$/);
     const [header, ...rows] = lines(exported.csv);
-    expect(header).toBe('\uFEFFLookup ID,Date,Identifier,Type,Status,Source,Credits,Source latency (ms),User,Holders,Error code');
+    expect(header).toBe('\uFEFFLookup ID,Date,Identifier,Type,Status,Source,Credits,Source latency (ms),User,API key,Holders,Error code');
     const company = (await entries()).find((e) => e.inputIdentifier === DIR.company.cbu)!;
     const row = rows.find((r) => r.startsWith(company.id))!;
     const date = company.createdAt.slice(0, 19).replace('T', ' ');
     expect(row.startsWith(`${company.id},${date},${text(DIR.company.cbu)},CBU,Success,Desktop,1,`)).toBe(true);
-    expect(row.endsWith(',ada@acme.test,"Distribuidora Sur, S.R.L.",')).toBe(true);
+    expect(row.endsWith(',ada@acme.test,,"Distribuidora Sur, S.R.L.",')).toBe(true);
   });
 
   it("writes times in the screen's time zone when it is given (the browser may not be where the core runs)", async () => {

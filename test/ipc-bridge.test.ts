@@ -118,7 +118,7 @@ describe('channels', () => {
     expect(bad.body.error.code).toBe('INVALID_PARAMETER');
     const csv = await call('history.exportCsv', {});
     // For a spreadsheet in the screen's language, Spanish by default (test/csv-exports.test.ts).
-    expect(csv.body.value.csv.split('\r\n')[0]).toBe('\uFEFFID de consulta;Fecha;Identificador;Tipo;Estado;Origen;Créditos;Demora de la fuente (ms);Usuario;Titulares;Código de error');
+    expect(csv.body.value.csv.split('\r\n')[0]).toBe('\uFEFFID de consulta;Fecha;Identificador;Tipo;Estado;Origen;Créditos;Demora de la fuente (ms);Usuario;Clave de API;Titulares;Código de error');
     expect(csv.body.value.rows).toBe(2);
     expect(csv.body.value.fileName).toMatch(/^titular-historial-\d{4}-\d{2}-\d{2}\.csv$/);
   });
@@ -144,6 +144,29 @@ describe('channels', () => {
     const audit = await call('audit.list', { targetType: 'api_key' });
     expect(audit.body.value.entries.slice(0, 4).map((e: { action: string }) => e.action)).toEqual(['key.revoked', 'key.rotated', 'key.revealed', 'key.created']);
     expect(JSON.stringify(audit.body.value)).not.toContain(secret);
+  });
+
+  it('history.list names the key an API lookup came through, as Claves lists it; the desktop\'s lookups have none', async () => {
+    const created = await call('keys.create', { name: 'ERP cobranzas', product: 'cbu', scopes: ['lookup'], environment: 'live', ipWhitelist: [], rateLimitPerSecond: 50 });
+    const { key, secret } = created.body.value;
+    const viaKey = async (k: string) => {
+      const res = await f.app.inject({ url: `/api/v1/lookup?identifier=${DIR.company.alias}&type=alias`, headers: auth(k), remoteAddress: '127.0.0.1' });
+      expect(res.statusCode).toBe(200);
+      return (await call('history.list', { page: 1, per_page: 1 }, operatorToken)).body.value.data[0];
+    };
+    const first = await viaKey(secret);
+    // Operators see it too: which tool made a lookup is no secret, the key itself is.
+    expect(first).toMatchObject({ source: 'API', inputIdentifier: DIR.company.alias, apiKey: { id: key.id, name: 'ERP cobranzas', prefix: key.prefix } });
+    expect(JSON.stringify(first)).not.toContain(secret);
+    // After a rotation the entry shows the prefix Claves lists now, so the two can be matched.
+    const rotated = (await call('keys.rotate', { id: key.id })).body.value;
+    const listed = (await call('keys.list', {})).body.value.keys.find((k: { id: string }) => k.id === key.id);
+    expect(listed.prefix).not.toBe(key.prefix);
+    expect((await call('history.list', { page: 1, per_page: 50 })).body.value.data.find((e: { id: string }) => e.id === first.id).apiKey.prefix).toBe(listed.prefix);
+    expect((await viaKey(rotated.secret)).apiKey).toEqual({ id: key.id, name: 'ERP cobranzas', prefix: listed.prefix });
+    // The desktop's own lookups came through no key.
+    await call('lookup.account', { identifier: DIR.wallet.cbu, type: 'cbu' });
+    expect((await call('history.list', { page: 1, per_page: 1 })).body.value.data[0]).toMatchObject({ source: 'WEB', apiKey: null });
   });
 
   it('users.add and users.setRole; a demoted admin loses admin channels on the next call', async () => {

@@ -81,6 +81,18 @@ export const historyEntrySchema = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
+/**
+ * An entry as the desktop and the CLI's JSON export see it: the contract's fields, plus the API key a
+ * lookup came through (`null` for the desktop's own lookups and its batches). `user` is then the key's
+ * owner, who did not make the lookup: the key says which tool did. The key's name and its prefix are
+ * as Claves lists them now (a rotation changes the prefix, not the key). `GET /api/v1/history` answers
+ * the contract's fields only (routes/account-routes.ts).
+ */
+export const keyedHistoryEntrySchema = historyEntrySchema.extend({
+  apiKey: z.object({ id: z.string(), name: z.string().nullable(), prefix: z.string() }).nullable(),
+});
+export type KeyedHistoryEntry = z.infer<typeof keyedHistoryEntrySchema>;
+
 export const paginationSchema = z.object({
   page: z.number().int(),
   per_page: z.number().int(),
@@ -93,3 +105,4 @@ export const historyResponseSchema = z.object({
   pagination: paginationSchema,
 });
 export type HistoryResponse = z.infer<typeof historyResponseSchema>;
+export type KeyedHistoryPage = Omit<HistoryResponse, 'data'> & { data: KeyedHistoryEntry[] };

@@ -1,7 +1,7 @@
 // The history as CSV: one row per entry, the columns an operator needs in a spreadsheet. Shared by
 // `titular history export` (the interchange form) and the desktop's "Exportar CSV" (in the screen's
 // language): see export/csv-dialect.ts.
-import type { HistoryEntry } from '../../../shared/api/history';
+import type { KeyedHistoryEntry } from '../../../shared/api/history';
 import { INTERCHANGE, type CsvColumn, type CsvDialect } from '../export/csv-dialect';
 
 export const HISTORY_CSV_COLUMNS: readonly CsvColumn[] = [
@@ -14,6 +14,7 @@ export const HISTORY_CSV_COLUMNS: readonly CsvColumn[] = [
   { field: 'creditConsumed', es: 'Créditos', en: 'Credits' },
   { field: 'upstreamLatencyMs', es: 'Demora de la fuente (ms)', en: 'Source latency (ms)' },
   { field: 'userEmail', es: 'Usuario', en: 'User' },
+  { field: 'apiKey', es: 'Clave de API', en: 'API key' },
   { field: 'holderNames', es: 'Titulares', en: 'Holders' },
   { field: 'errorCode', es: 'Código de error', en: 'Error code' },
 ];
@@ -25,7 +26,7 @@ export function historyCsvHeader(dialect: CsvDialect = INTERCHANGE): string {
   return dialect.header(HISTORY_CSV_COLUMNS);
 }
 
-function holderNames(entry: HistoryEntry): string {
+function holderNames(entry: KeyedHistoryEntry): string {
   const holders = entry.responseData.holders;
   if (!Array.isArray(holders)) return '';
   return holders
@@ -34,13 +35,19 @@ function holderNames(entry: HistoryEntry): string {
     .join('; ');
 }
 
-function errorCode(entry: HistoryEntry): string {
+function errorCode(entry: KeyedHistoryEntry): string {
   const error = entry.responseData.error;
   if (error && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string') return (error as { code: string }).code;
   return '';
 }
 
-export function historyCsvRow(entry: HistoryEntry, dialect: CsvDialect = INTERCHANGE): string {
+/** The key a lookup came through, as Claves shows it: its name and prefix, or the prefix alone; empty for the desktop's. */
+function apiKey(entry: KeyedHistoryEntry): string {
+  if (!entry.apiKey) return '';
+  return entry.apiKey.name ? `${entry.apiKey.name} (${entry.apiKey.prefix})` : entry.apiKey.prefix;
+}
+
+export function historyCsvRow(entry: KeyedHistoryEntry, dialect: CsvDialect = INTERCHANGE): string {
   return dialect.row([
     entry.id,
     dialect.time(Date.parse(entry.createdAt)),
@@ -51,6 +58,7 @@ export function historyCsvRow(entry: HistoryEntry, dialect: CsvDialect = INTERCH
     entry.creditConsumed,
     entry.upstreamLatencyMs,
     entry.user.email,
+    apiKey(entry),
     holderNames(entry),
     errorCode(entry),
   ]);

@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { KeyEnvironment } from '../keys/secrets';
 import type { LookupSource, LookupStatus, ProductSlug } from '../../../shared/api/common';
-import type { HistoryEntry, HistoryQuery, HistoryResponse } from '../../../shared/api/history';
+import type { HistoryQuery, KeyedHistoryEntry, KeyedHistoryPage } from '../../../shared/api/history';
 import type { BatchFolding } from '../db/commit-queue';
 import { jsonOf } from '../frozen-json';
 import { DAY_MS } from '../../../shared/day';
@@ -54,12 +54,15 @@ interface Row {
   user_id: string;
   user_name: string | null;
   user_email: string | null;
+  api_key_id: string | null;
+  key_name: string | null;
+  key_prefix: string | null;
 }
 
 export class History {
   readonly #insert: Database.Statement<unknown[]>;
   readonly #recordAlone: Database.Transaction<(r: NewLookupRecord) => void>;
-  readonly #readPage: Database.Transaction<(scope: HistoryScope, query: HistoryQuery) => HistoryResponse>;
+  readonly #readPage: Database.Transaction<(scope: HistoryScope, query: HistoryQuery) => KeyedHistoryPage>;
   readonly #counts: DailyCounts;
   /** The day counters, folded per group-committed batch (CommitQueue). */
   readonly folding: BatchFolding;
@@ -113,11 +116,11 @@ export class History {
    * One page and the total. The counters, edge counts and rows are read in one transaction, so they
    * agree even while another process (the CLI, a second window) appends lookups.
    */
-  page(scope: HistoryScope, query: HistoryQuery): HistoryResponse {
+  page(scope: HistoryScope, query: HistoryQuery): KeyedHistoryPage {
     return this.#readPage(scope, query);
   }
 
-  #page(scope: HistoryScope, query: HistoryQuery): HistoryResponse {
+  #page(scope: HistoryScope, query: HistoryQuery): KeyedHistoryPage {
     const lo = query.from ?? EARLIEST_MS;
     const hi = query.to ?? LATEST_MS;
     const offset = (query.page - 1) * query.per_page;
@@ -190,16 +193,18 @@ export class History {
 
   /**
    * Skips and picks the page's rows on a covering index (no table row is read for a skipped entry),
-   * then reads just those rows and their users.
+   * then reads just those rows, their users and their keys.
    */
   #pageRows(scope: HistoryScope, query: HistoryQuery, window: PageWindow, limit: number): Row[] {
     const { where, params } = rangeFilter(scope, query, window.lo, window.hi);
     const sql = `SELECT l.id, l.input_identifier, l.input_type, l.status, l.source, l.response_data, l.upstream_latency_ms,
-                        l.credit_consumed, l.created_at, l.user_id, u.name AS user_name, u.email AS user_email
+                        l.credit_consumed, l.created_at, l.user_id, u.name AS user_name, u.email AS user_email,
+                        l.api_key_id, k.name AS key_name, k.display_prefix AS key_prefix
                    FROM (SELECT rowid AS rid FROM lookups INDEXED BY ${indexFor(query)} WHERE ${where}
                           ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) AS p
                    JOIN lookups l ON l.rowid = p.rid
                    LEFT JOIN users u ON u.id = l.user_id
+                   LEFT JOIN api_keys k ON k.id = l.api_key_id
                   ORDER BY l.created_at DESC, l.id DESC`;
     return this.#statement(sql).all(...params, limit, window.skip) as Row[];
   }
@@ -208,7 +213,7 @@ export class History {
    * Every entry matching the filter, newest first, for exports. Reads in keyset-paged chunks so no
    * statement stays open between chunks: a slow consumer never blocks the connection's other users.
    */
-  *iterate(scope: HistoryScope, query: Omit<HistoryQuery, 'page' | 'per_page'>, chunk = 1000): Generator<HistoryEntry> {
+  *iterate(scope: HistoryScope, query: Omit<HistoryQuery, 'page' | 'per_page'>, chunk = 1000): Generator<KeyedHistoryEntry> {
     const { where, params } = buildFilter(scope, { ...query, page: 1, per_page: 1 });
     const first = this.#statement(`${selectEntries(where)} LIMIT ?`);
     const next = this.#statement(`${selectEntries(`${where} AND (l.created_at, l.id) < (?, ?)`)} LIMIT ?`);
@@ -268,8 +273,9 @@ function likeContains(q: string): string {
 
 function selectEntries(where: string): string {
   return `SELECT l.id, l.input_identifier, l.input_type, l.status, l.source, l.response_data, l.upstream_latency_ms,
-                 l.credit_consumed, l.created_at, l.user_id, u.name AS user_name, u.email AS user_email
-            FROM lookups l LEFT JOIN users u ON u.id = l.user_id
+                 l.credit_consumed, l.created_at, l.user_id, u.name AS user_name, u.email AS user_email,
+                 l.api_key_id, k.name AS key_name, k.display_prefix AS key_prefix
+            FROM lookups l LEFT JOIN users u ON u.id = l.user_id LEFT JOIN api_keys k ON k.id = l.api_key_id
            WHERE ${where}
            ORDER BY l.created_at DESC, l.id DESC`;
 }
@@ -301,7 +307,7 @@ function buildFilter(scope: HistoryScope, query: HistoryQuery): { where: string;
   return { where: clauses.join(' AND '), params };
 }
 
-function toEntry(row: Row): HistoryEntry {
+function toEntry(row: Row): KeyedHistoryEntry {
   return {
     id: row.id,
     inputIdentifier: row.input_identifier,
@@ -313,5 +319,6 @@ function toEntry(row: Row): HistoryEntry {
     creditConsumed: row.credit_consumed,
     createdAt: new Date(row.created_at).toISOString(),
     user: { id: row.user_id, name: row.user_name ?? '', email: row.user_email ?? '' },
+    apiKey: row.api_key_id === null ? null : { id: row.api_key_id, name: row.key_name, prefix: row.key_prefix ?? '' },
   };
 }

@@ -8,7 +8,7 @@ import { History } from '../../core/history/history';
 import { CSV_COLUMNS, historyCsvHeader, historyCsvRow } from '../../core/history/history-csv';
 import { INTERCHANGE } from '../../core/export/csv-dialect';
 import { LANG_HELP, LANG_OPTION, exportDialect } from './export-lang';
-import { historyQuerySchema, type HistoryEntry } from '../../../shared/api/history';
+import { historyQuerySchema } from '../../../shared/api/history';
 import { lookupStatusSchema, sourceSchema } from '../../../shared/api/common';
 import { UsageError, oneOf, outputFileOption, outputFileOptions, requiredString, stringOption } from './args';
 import { CliError, databaseFile, type CommandSpec } from './context';

@@ -340,6 +340,9 @@ export const en: Messages = {
     colSource: 'Source',
     colCredit: 'Credit',
     colUser: 'User',
+    /** An API lookup's key: `user` is then the key's owner, the key names the tool. */
+    apiKey: 'API key',
+    apiKeyUnnamed: 'Unnamed',
     colResult: 'Result',
     emptyTitle: 'No lookups yet',
     emptyBody: 'Your lookups will show up here.',

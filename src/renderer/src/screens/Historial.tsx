@@ -1,6 +1,6 @@
 // Historial: filtered, paginated lookup history with a detail drawer and CSV export.
 import { useEffect, useId, useState } from 'react';
-import type { HistoryEntry } from '../../../shared/api/history';
+import type { KeyedHistoryEntry as HistoryEntry } from '../../../shared/api/history';
 import type { HistoryFilter } from '../../../shared/ipc/contract';
 import type { ProductSlug } from '../../../shared/api/common';
 import { lookupDataSchema } from '../../../shared/api/lookup';
@@ -13,7 +13,7 @@ import { normalizeIdentifierInput } from '../../../shared/identifiers';
 import { Badge, Card, EmptyState, ErrorBanner, PageHeader, Pager, SkeletonRows, Spinner } from '../components/ui';
 import { Drawer } from '../components/Dialog';
 import { useToast } from '../components/Toast';
-import { IconClock, IconDownload } from '../components/Icons';
+import { IconClock, IconDownload, IconKey } from '../components/Icons';
 import { LookupResultCard } from './Consulta';
 import { CreditReportCard } from './CreditReport';
 import { downloadCsv } from '../lib/download-csv';
@@ -268,7 +268,18 @@ export function HistorialScreen() {
                     <ResultCell entry={entry} />
                     <td>{m.history.sources[entry.source]}</td>
                     <td className="num">{num(entry.creditConsumed)}</td>
-                    <td className="ellipsis">{entry.user.name}</td>
+                    <td className="ellipsis">
+                      {entry.user.name}
+                      {/* An API lookup's user is the key's owner; the key, under the name, says which tool
+                          made it. It shares the user's column, which gives way first on a narrow window. */}
+                      {entry.apiKey ? (
+                        <div className="muted small ellipsis key-line" title={`${m.history.apiKey}: ${keyName(entry.apiKey, m.history.apiKeyUnnamed)}`} data-testid="history-row-key">
+                          <IconKey size={12} aria-hidden="true" />
+                          <span className="sr-only">{m.history.apiKey}: </span>
+                          {keyName(entry.apiKey, m.history.apiKeyUnnamed)}
+                        </div>
+                      ) : null}
+                    </td>
                   </tr>
                 ))
               )}
@@ -305,6 +316,10 @@ export function HistorialScreen() {
   );
 }
 
+function keyName(key: NonNullable<HistoryEntry['apiKey']>, unnamed: string): string {
+  return key.name ?? `${unnamed} (${key.prefix})`;
+}
+
 function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () => void }) {
   const { m, num, dateTime } = useI18n();
   const error = errorOf(entry);
@@ -334,6 +349,14 @@ function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () =>
           <dt>{m.history.colSource}</dt>
           <dd>{m.history.sources[entry.source]}</dd>
         </div>
+        {entry.apiKey ? (
+          <div>
+            <dt>{m.history.apiKey}</dt>
+            <dd data-testid="history-detail-key">
+              {entry.apiKey.name ?? <span className="muted">{m.history.apiKeyUnnamed}</span>} <span className="mono muted small">{entry.apiKey.prefix}</span>
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt>{m.history.creditUsed}</dt>
           <dd>{entry.creditConsumed > 0 ? num(entry.creditConsumed) : m.history.noCredit}</dd>

@@ -24,6 +24,7 @@ export function registerAccountRoutes(app: FastifyInstance, titular: Titular, au
     const key = request.apiKey!;
     const page = titular.history.page({ orgId: key.orgId, environment: key.environment, product: key.product }, parsed.data);
     await titular.commits.settled();
-    return page;
+    // The contract's entry (spec 2.3) has no key: the desktop's extra field stays off the HTTP API.
+    return { data: page.data.map(({ apiKey: _key, ...entry }) => entry), pagination: page.pagination };
   });
 }
