@@ -1,8 +1,9 @@
 // bin/titular.js, the `titular` command, as a process: it runs the build in out/ only while no source
 // is newer (after a `git pull` without `npm run build` it would run old code), otherwise the sources
-// through tsx. Checked on a copy of the wrapper in a project of its own, whose "build" and "sources"
+// through tsx; `titular serve` runs the server's entry; SIGTERM and SIGHUP sent to the wrapper reach
+// what it runs. Checked on a copy of the wrapper in a project of its own, whose "build" and "sources"
 // say which of them ran.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +31,13 @@ describe('bin/titular.js', () => {
     writeFileSync(path.join(project, 'package.json'), '{ "name": "titular-bin-test", "private": true }\n');
     mkdirSync(path.join(project, 'out', 'main'), { recursive: true });
     writeFileSync(path.join(project, 'out', 'main', 'cli.js'), "console.log('build', JSON.stringify(process.argv.slice(2)));\nprocess.exitCode = 5;\n");
+    // A server that says it is up (its handlers already set), and how it was stopped; serve.ts exits 0 on SIGTERM.
+    writeFileSync(
+      path.join(project, 'out', 'main', 'serve.js'),
+      "for (const s of ['SIGTERM', 'SIGHUP']) process.on(s, () => { console.log('stopped by', s); process.exit(s === 'SIGTERM' ? 0 : 7); });\n" +
+        "console.log('serve', JSON.stringify(process.argv.slice(2)));\n" +
+        'setInterval(() => {}, 1000);\n',
+    );
     mkdirSync(path.join(project, 'src', 'main', 'headless'), { recursive: true });
     mkdirSync(path.join(project, 'src', 'main', 'core'), { recursive: true });
     mkdirSync(path.join(project, 'src', 'shared'), { recursive: true });
@@ -38,6 +46,7 @@ describe('bin/titular.js', () => {
     writeFileSync(path.join(project, 'src', 'main', 'core', 'ledger.ts'), 'export const x = 1;\n');
     writeFileSync(path.join(project, 'src', 'shared', 'version.ts'), 'export const v = 1;\n');
     for (const file of ['package.json', 'src/main/headless/cli.ts', 'src/main/core/ledger.ts', 'src/shared/version.ts']) at(file, T0);
+    at('out/main/serve.js', T0 + 10);
   });
 
   afterAll(() => {
@@ -63,6 +72,27 @@ describe('bin/titular.js', () => {
     expect(titular(project, ['x']).stdout).toBe('build ["x"]\n');
   }, TIMEOUT_MS);
 
+  it('`titular serve` runs the server; SIGTERM or SIGHUP sent to the wrapper alone reaches it, and its exit is the wrapper\'s', async () => {
+    at('out/main/cli.js', T0 + 10);
+    for (const [signal, code] of [['SIGTERM', 0], ['SIGHUP', 7]] as const) {
+      const wrapper = spawn(process.execPath, [path.join(project, 'bin', 'titular.js'), 'serve', '--port', '0'], { cwd: os.tmpdir() });
+      let stdout = '';
+      const up = new Promise<void>((resolve) =>
+        wrapper.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (stdout.includes('\n')) resolve();
+        }),
+      );
+      const exited = new Promise<number | null>((resolve) => wrapper.on('exit', (status) => resolve(status)));
+      await up;
+      expect(stdout).toBe('serve ["--port","0"]\n');
+      // Before the wrapper passed signals on, the server outlived it: `kill` stopped nothing.
+      wrapper.kill(signal);
+      expect(await exited, signal).toBe(code);
+      expect(stdout).toBe(`serve ["--port","0"]\nstopped by ${signal}\n`);
+    }
+  }, TIMEOUT_MS);
+
   it('without tsx (an install without development dependencies) runs the old build, saying so; with neither, says what to do', () => {
     rmSync(path.join(project, 'node_modules'));
     at('src/main/core/ledger.ts', T0 + 40);
@@ -78,5 +108,8 @@ describe('bin/titular.js', () => {
   it('the real one runs this checkout\'s CLI', () => {
     const run = titular(ROOT, ['--version']);
     expect(run).toMatchObject({ code: 0, stdout: `titular ${version}\n` });
+    expect(titular(ROOT, ['serve', '--version'])).toMatchObject({ code: 0, stdout: `titular ${version}\n` });
+    expect(titular(ROOT, ['serve', '--help']).stdout).toMatch(/^Usage: titular serve \[--port N\]/);
+    expect(titular(ROOT, ['--help']).stdout).toMatch(/\n  serve +Start the HTTP API on 127\.0\.0\.1/);
   }, TIMEOUT_MS);
 });

@@ -133,7 +133,7 @@ describe('synchronous=FULL', () => {
         const result = serve('--port', '0', '--data-dir', dir, ...args);
         expect(result.status, args.join(' ')).toBe(2);
         expect(result.stderr).toMatch(reason);
-        expect(result.stderr).toContain('Usage: npm run serve --');
+        expect(result.stderr).toContain('Usage: titular serve');
       }
       const help = serve('--help');
       expect(help.status).toBe(0);

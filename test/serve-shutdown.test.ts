@@ -1,6 +1,6 @@
 // `serve` as a process over real sockets on 127.0.0.1: shutdown is bounded (requests in flight get
 // SHUTDOWN_GRACE_MS, 5 s, then every connection still open is closed and the database closed cleanly;
-// a second SIGTERM/SIGINT ends it at once with 143/130), a request that stops partway gets the
+// a second SIGTERM/SIGINT/SIGHUP ends it at once with 143/130/129), a request that stops partway gets the
 // documented 408 body (headers within 10 s, the whole request within 30 s), and the command line's
 // empty or misplaced values are refused with exit 2 before anything is opened.
 import { spawn } from 'node:child_process';
@@ -191,6 +191,8 @@ describe('serve: shutdown is bounded', { timeout: 60_000 }, () => {
     ['SIGTERM', 'SIGTERM', 143],
     ['SIGINT', 'SIGINT', 130],
     ['SIGTERM', 'SIGINT', 130],
+    // A closed terminal (or `titular serve` passing SIGHUP on) stops it the same way.
+    ['SIGHUP', 'SIGHUP', 129],
   ] as const)('a second signal ends it at once: %s then %s exits with %i, the database closed', async (first, second, code) => {
     const server = await startServer(['--port', '0', '--data-dir', dataDir]);
     const exit = exitOf(server);

@@ -1,4 +1,4 @@
-// `npm run serve -- [--port N] [--data-dir DIR]`: the HTTP API on 127.0.0.1 without Electron.
+// `titular serve [--port N] [--data-dir DIR]` (or `npm run serve -- ...`): the HTTP API on 127.0.0.1 without Electron.
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { openTitular, type Titular } from '../core/titular';
@@ -23,7 +23,7 @@ const DEFAULT_PORT = 8787;
  */
 const SHUTDOWN_GRACE_MS = 5_000;
 
-const USAGE = `Usage: npm run serve -- [--port N] [--data-dir DIR] [--synchronous NORMAL|FULL] [--log] [--ui [--user EMAIL]]
+const USAGE = `Usage: titular serve [--port N] [--data-dir DIR] [--synchronous NORMAL|FULL] [--log] [--ui [--user EMAIL]]
 
   --port N                 port on 127.0.0.1 (default ${DEFAULT_PORT}, or TITULAR_PORT; 0 picks a free one)
   --data-dir DIR           the data directory (default: TITULAR_DATA_DIR, else the platform's)
@@ -33,9 +33,11 @@ const USAGE = `Usage: npm run serve -- [--port N] [--data-dir DIR] [--synchronou
   --user EMAIL             with --ui: the session's user (default: the desktop's, the first admin unless chosen)
   -V, --version            print the version
 
+Also run as \`npm run serve -- [options]\` from the project's root.
+
 An empty TITULAR_PORT, TITULAR_DATA_DIR or TITULAR_SYNCHRONOUS counts as unset; an empty flag is refused.
-SIGTERM or SIGINT: requests in flight get ${SHUTDOWN_GRACE_MS / 1000} s, then the connections still open are closed and
-the database is closed; a second one stops at once (exit 130 for SIGINT, 143 for SIGTERM).`;
+SIGTERM, SIGINT or SIGHUP: requests in flight get ${SHUTDOWN_GRACE_MS / 1000} s, then the connections still open are closed and
+the database is closed; a second one stops at once (exit 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).`;
 
 /** A bad command line: exit 2 with the usage, as the CLI does. */
 class ServeUsageError extends Error {}
@@ -206,7 +208,7 @@ async function main(): Promise<void> {
       process.stdout.write(`${signal} again: stopping now\n`);
       app.server.closeAllConnections();
       closeCore();
-      process.exit(signal === 'SIGINT' ? 130 : 143);
+      process.exit(signal === 'SIGINT' ? 130 : signal === 'SIGHUP' ? 129 : 143);
     }
     stopping = true;
     process.stdout.write(
@@ -223,6 +225,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  // The terminal it ran in closed (or `titular` passed a SIGHUP on): stop the same way, not abruptly.
+  process.on('SIGHUP', () => void stop('SIGHUP'));
 
   const address = await app.listen({ host: '127.0.0.1', port });
   if (sessions) sessions.settingsHost.listeningPort = Number(new URL(address).port);

@@ -67,6 +67,8 @@ export function mainUsage(): string {
     '',
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    // Run by bin/titular.js (the `titular` command), which starts the server's own entry for it.
+    `  ${'serve'.padEnd(width)}  Start the HTTP API on 127.0.0.1 (titular serve --help)`,
     `  ${'help'.padEnd(width)}  Show help for a command: titular help keys create`,
     `  ${'version'.padEnd(width)}  Print the version (also --version, -V)`,
     '',

@@ -37,6 +37,8 @@ function resolve(argv: readonly string[]): Resolved {
   const single = findCommand(first);
   if (single) return help ? { kind: 'help', text: commandUsage(single) } : { kind: 'command', spec: single };
   const subcommands = subcommandsOf(first);
+  // `titular serve` is the server's entry, which bin/titular.js starts; this CLI entry alone (`npm run cli`) has no server.
+  if (first === 'serve') throw new UsageError('serve is started by the titular command (bin/titular.js serve) or `npm run serve`, not by this entry');
   if (subcommands.length === 0) throw new UsageError(`Unknown command: ${first}`);
   if (second === undefined) {
     if (help) return { kind: 'help', text: groupUsage(first) };
