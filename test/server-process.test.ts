@@ -91,6 +91,44 @@ describe('npm run serve', () => {
     await expect(startServer(['--port', 'http', '--data-dir', dataDir])).rejects.toThrow(/Not a valid port/);
   });
 
+  it('--allow-origin (or TITULAR_ALLOW_ORIGINS) lets a web page of that origin read the answers; other origins get no CORS header', async () => {
+    const allowed = 'http://localhost:3000';
+    for (const [args, env] of [
+      [['--allow-origin', allowed, '--allow-origin', 'https://intranet.acme.test'], {}],
+      [[], { TITULAR_ALLOW_ORIGINS: `${allowed}, https://intranet.acme.test` }],
+    ] as const) {
+      const server = await startServer(['--port', '0', '--data-dir', dataDir, ...args], env);
+      try {
+        // A browser's preflight for a request with a key, then the request itself.
+        const preflight = await fetch(`${server.url}/api/v1/balance`, {
+          method: 'OPTIONS',
+          headers: { origin: allowed, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+        });
+        expect(preflight.status).toBe(204);
+        expect(preflight.headers.get('access-control-allow-origin')).toBe(allowed);
+        expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+        const answer = await fetch(`${server.url}/api/v1/balance`, { headers: { ...headers(), origin: allowed } });
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get('access-control-allow-origin')).toBe(allowed);
+        const other = await fetch(`${server.url}/api/v1/balance`, { headers: { ...headers(), origin: 'http://localhost:3001' } });
+        expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+    }
+  });
+
+  it('refuses an origin that is not one (a wildcard, a path, another scheme) with exit 2, naming where it came from', async () => {
+    for (const [args, env, said] of [
+      [['--allow-origin', '*'], {}, /--allow-origin: \* is not allowed; name each origin/],
+      [['--allow-origin', 'http://localhost:3000/app'], {}, /--allow-origin: http:\/\/localhost:3000\/app is not an origin/],
+      [['--allow-origin', ''], {}, /--allow-origin needs an origin/],
+      [[], { TITULAR_ALLOW_ORIGINS: 'file:///tmp/x.html' }, /TITULAR_ALLOW_ORIGINS: file:\/\/\/tmp\/x\.html is not an origin/],
+    ] as const) {
+      await expect(startServer(['--port', '0', '--data-dir', dataDir, ...args], env)).rejects.toThrow(new RegExp(`exited with 2[\\s\\S]*${said.source}`));
+    }
+  });
+
   it('refuses a data directory that was never initialized, and creates nothing in it', async () => {
     const empty = mkdtempSync(path.join(os.tmpdir(), 'titular-serve-empty-'));
     try {

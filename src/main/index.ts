@@ -7,6 +7,7 @@ import { app, BrowserWindow, dialog, session, shell, systemPreferences } from 'e
 import path from 'node:path';
 import type { Titular } from './core/titular';
 import { buildHttpApi, closeHttpApi } from './core/http/server';
+import { ListenConfigError, parseAllowedOrigins, parsePort } from './core/http/listen-config';
 import { UI_CSP } from './core/http/static-ui';
 import { osKeychainAvailable, safeStorageProvider } from './electron/safe-storage-provider';
 import { passphraseProvider } from './core/vault/passphrase-provider';
@@ -107,6 +108,10 @@ async function start(): Promise<void> {
   // for NORMAL: whoever set it believes answers wait for the disk.
   const synchronous = parseSynchronous(process.env.TITULAR_SYNCHRONOUS);
   if (!synchronous) throw new Error(`TITULAR_SYNCHRONOUS debe ser NORMAL o FULL, no ${process.env.TITULAR_SYNCHRONOUS}`);
+  // TITULAR_PORT outranks the api.port setting; it and TITULAR_ALLOW_ORIGINS are read as serve reads
+  // them (empty: unset), and a bad value stops the start the same way: an empty or mistyped port
+  // used to become 0, a random port no local tool would find.
+  const { envPort, corsOrigins } = listenEnvironment();
   const gate = new StartupGate({
     dataDir,
     synchronous,
@@ -135,8 +140,8 @@ async function start(): Promise<void> {
   gate.onReady((opened) => {
     titular = opened;
     resetIdleTimer(opened);
-    const api = buildHttpApi(opened);
-    const port = Number(process.env.TITULAR_PORT ?? opened.settings.get('api.port'));
+    const api = buildHttpApi(opened, { corsOrigins });
+    const port = envPort ?? Number(opened.settings.get('api.port'));
     api
       .listen({ host: '127.0.0.1', port })
       .then(() => {
@@ -282,3 +287,15 @@ app.on('will-quit', (event) => {
     app.exit(code);
   });
 });
+
+/** TITULAR_PORT and TITULAR_ALLOW_ORIGINS, or an error the start-up box shows in Spanish first. */
+function listenEnvironment(): { envPort: number | null; corsOrigins: string[] } {
+  try {
+    const port = process.env.TITULAR_PORT;
+    const origins = process.env.TITULAR_ALLOW_ORIGINS;
+    return { envPort: port ? parsePort(port, 'TITULAR_PORT') : null, corsOrigins: origins ? parseAllowedOrigins([origins], 'TITULAR_ALLOW_ORIGINS') : [] };
+  } catch (error) {
+    if (error instanceof ListenConfigError) throw new Error(`Variable de entorno inválida. ${error.message}`);
+    throw error;
+  }
+}

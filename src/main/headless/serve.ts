@@ -5,6 +5,7 @@ import { openTitular, type Titular } from '../core/titular';
 import { BridgeSessions } from '../core/http/bridge';
 import { findUpwards } from '../core/paths';
 import { buildHttpApi, closeHttpApi } from '../core/http/server';
+import { ListenConfigError, parseAllowedOrigins, parsePort } from '../core/http/listen-config';
 import { buildStartupApp } from '../core/http/startup-app';
 import { StartupGate } from '../core/startup/startup-gate';
 import { peekDataDir } from '../core/startup/peek-data-dir';
@@ -23,9 +24,11 @@ const DEFAULT_PORT = 8787;
  */
 const SHUTDOWN_GRACE_MS = 5_000;
 
-const USAGE = `Usage: titular serve [--port N] [--data-dir DIR] [--synchronous NORMAL|FULL] [--log] [--ui [--user EMAIL]]
+const USAGE = `Usage: titular serve [--port N] [--allow-origin ORIGIN]... [--data-dir DIR] [--synchronous NORMAL|FULL] [--log] [--ui [--user EMAIL]]
 
   --port N                 port on 127.0.0.1 (default ${DEFAULT_PORT}, or TITULAR_PORT; 0 picks a free one)
+  --allow-origin ORIGIN    let web pages of ORIGIN (e.g. http://localhost:3000) call the API from a browser;
+                           repeatable (or TITULAR_ALLOW_ORIGINS, comma-separated); none by default
   --data-dir DIR           the data directory (default: TITULAR_DATA_DIR, else the platform's)
   --synchronous NORMAL|FULL  FULL answers only once the writes are on disk (or TITULAR_SYNCHRONOUS)
   --log                    one line per request on stdout (never keys or bodies)
@@ -35,7 +38,7 @@ const USAGE = `Usage: titular serve [--port N] [--data-dir DIR] [--synchronous N
 
 Also run as \`npm run serve -- [options]\` from the project's root.
 
-An empty TITULAR_PORT, TITULAR_DATA_DIR or TITULAR_SYNCHRONOUS counts as unset; an empty flag is refused.
+An empty TITULAR_PORT, TITULAR_ALLOW_ORIGINS, TITULAR_DATA_DIR or TITULAR_SYNCHRONOUS counts as unset; an empty flag is refused.
 SIGTERM, SIGINT or SIGHUP: requests in flight get ${SHUTDOWN_GRACE_MS / 1000} s, then the connections still open are closed and
 the database is closed; a second one stops at once (exit 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).`;
 
@@ -56,13 +59,28 @@ function flagOrEnv(flag: string | undefined, flagName: string, variable: string,
   return value ? { raw: value, from: variable } : undefined;
 }
 
-function parsePort(source: { raw: string; from: string } | undefined): number {
-  if (source === undefined) return DEFAULT_PORT;
-  const port = /^\d+$/.test(source.raw) ? Number(source.raw) : NaN;
-  if (!(port >= 0 && port <= 65535)) {
-    throw new ServeUsageError(`Not a valid port: ${source.raw} (${source.from}; a number from 0 to 65535)`);
+/** A listen-config.ts value, or its refusal as a usage error (exit 2). */
+function usageOnRefusal<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof ListenConfigError) throw new ServeUsageError(error.message);
+    throw error;
   }
-  return port;
+}
+
+function portOrThrow(source: { raw: string; from: string } | undefined): number {
+  return source === undefined ? DEFAULT_PORT : usageOnRefusal(() => parsePort(source.raw, source.from));
+}
+
+/** `--allow-origin` (repeatable), else TITULAR_ALLOW_ORIGINS (comma- or space-separated), else none. */
+function allowedOriginsOrThrow(flags: readonly string[] | undefined): string[] {
+  if (flags !== undefined && flags.length > 0) {
+    if (flags.some((flag) => flag.trim() === '')) throw new ServeUsageError('--allow-origin needs an origin, e.g. http://localhost:3000');
+    return usageOnRefusal(() => parseAllowedOrigins(flags, '--allow-origin'));
+  }
+  const variable = process.env.TITULAR_ALLOW_ORIGINS;
+  return variable ? usageOnRefusal(() => parseAllowedOrigins([variable], 'TITULAR_ALLOW_ORIGINS')) : [];
 }
 
 /** `--synchronous` / TITULAR_SYNCHRONOUS, refused as a usage error when it is neither NORMAL nor FULL. */
@@ -94,6 +112,7 @@ function commandLine() {
     return parseArgs({
       options: {
         port: { type: 'string' },
+        'allow-origin': { type: 'string', multiple: true },
         'data-dir': { type: 'string' },
         log: { type: 'boolean', default: false },
         synchronous: { type: 'string' },
@@ -119,7 +138,8 @@ async function main(): Promise<void> {
     process.stdout.write(`titular ${TITULAR_VERSION}\n`);
     return;
   }
-  const port = parsePort(flagOrEnv(values.port, 'port', 'TITULAR_PORT', '--port needs a port number'));
+  const port = portOrThrow(flagOrEnv(values.port, 'port', 'TITULAR_PORT', '--port needs a port number'));
+  const corsOrigins = allowedOriginsOrThrow(values['allow-origin']);
   if (values['data-dir'] !== undefined && values['data-dir'].trim() === '') throw new ServeUsageError('--data-dir needs a directory');
   const dataDir = resolveDataDir(values['data-dir']);
   const synchronous = synchronousOrThrow(flagOrEnv(values.synchronous, 'synchronous', 'TITULAR_SYNCHRONOUS', '--synchronous needs NORMAL or FULL'));
@@ -137,7 +157,7 @@ async function main(): Promise<void> {
   let gateApp: FastifyInstance | null = null;
   const serveCore = (core: Titular) => {
     titular = core;
-    return buildHttpApi(core, { log, ui: rendererDir && sessions ? { rendererDir, sessions } : undefined });
+    return buildHttpApi(core, { log, corsOrigins, ui: rendererDir && sessions ? { rendererDir, sessions } : undefined });
   };
 
   if (!rendererDir) {

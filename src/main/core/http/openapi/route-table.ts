@@ -117,7 +117,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: 'Credit report for a CUIT/CUIL (Informes)',
     description:
       'Returns the debt situation of a CUIT/CUIL per institution (BCRA classification 1–6, amount, period), totals and bounced checks. ' +
-      'Same order of checks and credit rules as the CBU lookup, on the Informes wallet. Until the live source arrives, live Informes keys are answered from the sandbox sample data too, and are charged.',
+      'Same order of checks and credit rules as the CBU lookup, on the Informes wallet. Live keys are answered from the credit records the organization imported (`titular directory import-credit`), or from the remote API when the Informes resolver is set to it, and are charged; sandbox keys from the sample set, free.',
     access: { products: ['informes'], scope: 'lookup' },
     idempotencyKey: true,
     body: { component: 'CreditLookupRequest', example: { tax_id: '20-28765432-5' } },
