@@ -14,6 +14,8 @@ import { wcagViolations } from './axe';
 const REPO = path.resolve(__dirname, '..');
 const SHOTS = path.join(__dirname, 'screenshots');
 const PASSPHRASE = 'mate amargo a las nueve';
+/** A passphrase's scrypt (N = 2^17) before the screen changes: about 2 s here, over 5 s once under load. */
+const SCRYPT_WAIT_MS = 20_000;
 
 interface Server {
   child: ChildProcess;
@@ -106,7 +108,7 @@ test('first run: the setup screen creates the organization with a vault passphra
   await shoot(page, 'bienvenida');
 
   await page.getByTestId('setup-submit').click();
-  await expect(page.getByTestId('session-user')).toHaveText('Marta Giménez');
+  await expect(page.getByTestId('session-user')).toHaveText('Marta Giménez', { timeout: SCRYPT_WAIT_MS });
   await expect(page.getByTestId('session-org')).toHaveText('Cooperativa del Litoral');
 });
 
@@ -124,14 +126,14 @@ test('a restart locks it: a wrong passphrase is refused, the right one opens the
   await expect(unlock).toContainText('Cooperativa del Litoral');
   await page.getByTestId('startup-passphrase').fill('no es la frase correcta');
   await page.getByTestId('startup-unlock-submit').click();
-  await expect(page.getByTestId('startup-error')).toHaveAttribute('data-error-code', 'UNAUTHORIZED');
+  await expect(page.getByTestId('startup-error')).toHaveAttribute('data-error-code', 'UNAUTHORIZED', { timeout: SCRYPT_WAIT_MS });
   await expect(page.getByTestId('startup-error')).toContainText('La frase de acceso no es correcta.');
   expect(await wcagViolations(page)).toEqual([]);
   await shoot(page, 'desbloqueo');
 
   await page.getByTestId('startup-passphrase').fill(PASSPHRASE);
   await page.getByTestId('startup-unlock-submit').click();
-  await expect(page.getByTestId('session-user')).toHaveText('Marta Giménez');
+  await expect(page.getByTestId('session-user')).toHaveText('Marta Giménez', { timeout: SCRYPT_WAIT_MS });
   // The full API now listens on the same port: an unknown key is a 401, not a 503.
   await expect
     .poll(async () => (await request.get(`${server!.origin}/api/v1/balance`, { headers: { authorization: 'Bearer sk_live_x' } })).status())
