@@ -98,13 +98,15 @@ describe('the core\'s messages, in Spanish', () => {
     const outcomes = [
       found('cbu', { found: false }, started),
       found('informes', { found: false }, started),
-      failed(new UpstreamError('down', 30), started),
-      failed(new Error('boom'), started),
+      failed(new UpstreamError('down', 30), started, 'cbu'),
+      failed(new UpstreamError('down', 30), started, 'informes'),
+      failed(new Error('boom'), started, 'cbu'),
     ];
     const spanish = outcomes.map((o) => ('message' in o ? serverMessageInSpanish(o.message) : 'no message'));
     expect(spanish).toEqual([
       'No encontramos ninguna cuenta para ese identificador.',
       'No encontramos un informe para ese CUIT/CUIL.',
+      'El servicio de datos no está disponible; probá de nuevo en unos minutos.',
       'El servicio de datos no está disponible; probá de nuevo en unos minutos.',
       'Error interno.',
     ]);

@@ -80,8 +80,8 @@ const RULES: readonly Rule[] = [
   // Lookup outcomes (src/main/core/lookup/lookup-record.ts), as a bulk row's export states them
   [/^No account was found for this identifier$/, () => 'No encontramos ninguna cuenta para ese identificador.'],
   [/^No credit report was found for this CUIT\/CUIL$/, () => 'No encontramos un informe para ese CUIT/CUIL.'],
-  [/^The account data source is unavailable: Titular's key vault is locked/, () => 'Las consultas a la API remota esperan a que un administrador desbloquee la bóveda de claves.'],
-  [/^The account data source is unavailable/, () => 'El servicio de datos no está disponible; probá de nuevo en unos minutos.'],
+  [/^The (account data|credit report) source is unavailable: Titular's key vault is locked/, () => 'Las consultas a la API remota esperan a que un administrador desbloquee la bóveda de claves.'],
+  [/^The (account data|credit report) source is unavailable/, () => 'El servicio de datos no está disponible; probá de nuevo en unos minutos.'],
   [/^Internal error$/, () => 'Error interno.'],
 ];
 

@@ -185,4 +185,16 @@ describe('GET /api/v1/balance', () => {
       revokeKey(f, slow.id);
     }
   });
+
+  it('a key created with a higher rate bursts to twice it (RateLimit-Limit says so); the default key to 20', async () => {
+    const fast = createKeyWithId(f, { rateLimitPerSecond: 150 });
+    const plain = createKeyWithId(f, {});
+    try {
+      expect((await balance(fast.secret)).headers['ratelimit-limit']).toBe('300');
+      expect((await balance(plain.secret)).headers['ratelimit-limit']).toBe('20');
+    } finally {
+      revokeKey(f, fast.id);
+      revokeKey(f, plain.id);
+    }
+  });
 });

@@ -147,6 +147,12 @@ describe('POST /api/v1/credit/lookup', () => {
       const res = await charged(() => lookup(payload), 0);
       expectError(res, 400, 'INVALID_PARAMETER', { creditsRemaining: 'absent' });
     }
+    // Valid JSON that Fastify refuses as prototype poisoning: the message says so, not just "not valid JSON".
+    for (const payload of ['{"__proto__":{"x":1},"tax_id":"20287654325"}', '{"constructor":{"prototype":{"x":1}},"tax_id":"20287654325"}']) {
+      const res = await charged(() => lookup(payload), 0);
+      expectError(res, 400, 'INVALID_PARAMETER', { creditsRemaining: 'absent' });
+      expect(res.json().error.message).toMatch(/holds a __proto__ or constructor\.prototype key \(refused\)/);
+    }
     const text = await charged(
       () => f.app.inject({ method: 'POST', url: '/api/v1/credit/lookup', headers: { ...auth(key), 'content-type': 'text/plain' }, payload: '20287654325' }),
       0,
@@ -318,6 +324,8 @@ describe('POST /api/v1/credit/lookup with a sandbox key', () => {
     expectError(await free(() => sandboxLookup({ tax_id: SANDBOX_NOT_FOUND.taxId })), 404, 'PA011', { creditsRemaining: 'absent' });
     const down = await free(() => sandboxLookup({ tax_id: SANDBOX_UPSTREAM_FAILURE.taxId }));
     expectError(down, 503, 'GE500', { creditsRemaining: 'absent' });
+    // A credit report's source, not "the account data source".
+    expect(down.json().error.message).toBe('The credit report source is unavailable; try again shortly');
     expect(Number(down.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     const entry = f.titular.history.page({ orgId: f.orgId, environment: 'sandbox', product: 'informes' }, { page: 1, per_page: 1 }).data[0];
     expect(entry).toMatchObject({ inputIdentifier: SANDBOX_UPSTREAM_FAILURE.taxId, inputType: 'CUIT', status: 'ERROR', creditConsumed: 0 });

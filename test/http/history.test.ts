@@ -186,39 +186,44 @@ describe('GET /api/v1/history over API lookups', () => {
   it('400 INVALID_PARAMETER for bad page, per_page, dates, status, source and unknown parameters; consumes nothing', async () => {
     const balance = f.balance('cbu');
     const total = (await history()).json().pagination.total;
-    const cases = [
-      'page=0',
-      'page=-1',
-      'page=abc',
-      'page=1.5',
-      'page=',
-      'per_page=0',
-      'per_page=51',
-      'per_page=-5',
-      'per_page=ten',
-      'from=2026-03-02&to=2026-03-01',
-      'from=2026-03-01T10:00:00Z&to=2026-03-01T09:59:59Z',
-      'from=2026-13-01',
-      'to=2026-13-01',
-      'from=2026-02-30',
-      'to=2026-02-30',
-      'from=yesterday',
-      'to=yesterday',
-      'from=2026-03-01T10:00:00',
-      'from=',
-      'status=success',
-      'status=FAILED',
-      'source=api',
-      'source=MOBILE',
-      'sort=asc',
-      'limit=5',
-      'page=1&page=2',
+    // Each message names the parameter and says what to send, in the API's words (not zod's).
+    const cases: [string, string][] = [
+      ['page=0', 'page must be at least 1'],
+      ['page=-1', 'page must be a whole number'],
+      ['page=abc', 'page must be a whole number'],
+      ['page=1.5', 'page must be a whole number'],
+      ['page=', 'page must be a whole number'],
+      ['per_page=0', 'per_page must be at least 1'],
+      ['per_page=51', 'per_page must be at most 50'],
+      ['per_page=-5', 'per_page must be a whole number'],
+      ['per_page=ten', 'per_page must be a whole number'],
+      ['from=2026-03-02&to=2026-03-01', 'from must not be after to'],
+      ['from=2026-03-01T10:00:00Z&to=2026-03-01T09:59:59Z', 'from must not be after to'],
+      ['from=2026-13-01', 'from must be an ISO 8601 date or instant (e.g. 2026-11-01)'],
+      ['to=2026-13-01', 'to must be an ISO 8601 date or instant (e.g. 2026-11-01)'],
+      ['from=2026-02-30', 'from must be an ISO 8601 date or instant (e.g. 2026-11-01)'],
+      ['to=2026-02-30', 'to must be an ISO 8601 date or instant (e.g. 2026-11-01)'],
+      ['from=yesterday', 'from must be an ISO 8601 date or instant (e.g. 2026-11-01)'],
+      ['to=yesterday', 'to must be an ISO 8601 date or instant (e.g. 2026-11-01)'],
+      ['from=2026-03-01T10:00:00', 'from must be an ISO 8601 date or instant (e.g. 2026-11-01)'],
+      ['from=', 'from must be an ISO 8601 date or instant (e.g. 2026-11-01)'],
+      ['status=success', 'status must be SUCCESS or ERROR'],
+      ['status=FAILED', 'status must be SUCCESS or ERROR'],
+      ['source=api', 'source must be WEB, API or BULK'],
+      ['source=MOBILE', 'source must be WEB, API or BULK'],
+      [`q=${'1'.repeat(65)}`, 'q must be at most 64 characters'],
+      ['sort=asc', 'Unknown query parameter: sort'],
+      ['limit=5', 'Unknown query parameter: limit'],
+      ['page=1&page=2', 'page must be given once'],
+      ['status=SUCCESS&status=ERROR', 'status must be given once'],
+      ['q=1&q=2', 'q must be given once'],
     ];
-    for (const query of cases) {
+    for (const [query, message] of cases) {
       const res = await history(query);
       expect(res.statusCode, query).toBe(400);
       const body = expectError(res, 400, 'INVALID_PARAMETER', { creditsRemaining: 'absent' });
       expect(body).not.toHaveProperty('data');
+      expect(body.error.message, query).toBe(message);
     }
     expect(f.balance('cbu')).toBe(balance);
     expect((await history()).json().pagination.total).toBe(total);

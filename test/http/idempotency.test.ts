@@ -47,7 +47,12 @@ describe('Idempotency-Key replays', () => {
     const first = await postLookup(body, 'order-1001');
     expect(first.statusCode).toBe(200);
     expect(first.json().credits_remaining).toBe(before - 1);
+    const logged = f.logs.length;
     for (let i = 0; i < 3; i++) expectReplay(first, await postLookup(body, 'order-1001'));
+    // The request log names each replay under its own id and the first one's, which its client quotes.
+    const replays = f.logs.slice(logged).filter((line) => line.startsWith('POST /api/v1/lookup 200 '));
+    expect(replays).toHaveLength(3);
+    for (const line of replays) expect(line).toMatch(new RegExp(` req_[0-9a-f]{32} replay-of ${first.json().request_id}$`));
     expect(f.balance('cbu')).toBe(before - 1);
     expect(historyTotal(f, 'live', 'cbu')).toBe(history + 1);
     // Without the header every request is a new, charged lookup.
@@ -247,6 +252,21 @@ describe('invalid Idempotency-Key values', () => {
     }
     expect({ cbu: f.balance('cbu'), informes: f.balance('informes') }).toEqual(before);
     expect({ cbu: historyTotal(f, 'live', 'cbu'), informes: historyTotal(f, 'live', 'informes') }).toEqual(history);
+  });
+
+  it('two Idempotency-Key headers: 400 that says to send one (not that the key is malformed); nothing charged', async () => {
+    const before = f.balance('cbu');
+    const twice = await f.app.inject({
+      method: 'POST',
+      url: '/api/v1/lookup',
+      headers: { ...auth(cbuKey), 'content-type': 'application/json', 'idempotency-key': ['retry-a', 'retry-b'] },
+      payload: JSON.stringify({ identifier: DIR.individual.cbu, type: 'cbu' }),
+    });
+    expectError(twice, 400, 'INVALID_PARAMETER', { creditsRemaining: 'absent' });
+    expect(twice.json().error.message).toBe('Idempotency-Key was sent more than once: send it once per request');
+    // One key holding ", " is still just malformed (a key has no spaces).
+    expect((await postLookup({ identifier: DIR.individual.cbu, type: 'cbu' }, 'retry-a, retry-b')).json().error.message).toMatch(/^Idempotency-Key must be 1 to 255 visible ASCII characters/);
+    expect(f.balance('cbu')).toBe(before);
   });
 
   it('an invalid key is refused even when the lookup itself would be PA006 (no charge)', async () => {

@@ -9,9 +9,10 @@ export const balanceEntrySchema = z.object({
   productId: z.string(),
   productName: z.string(),
   productSlug: productSlugSchema,
-  balance: z.number().int(),
-  totalPurchased: z.number().int(),
-  totalConsumed: z.number().int(),
+  // Never below zero (ledger invariant: a charge needs a credit), so the document says so.
+  balance: z.number().int().nonnegative(),
+  totalPurchased: z.number().int().nonnegative(),
+  totalConsumed: z.number().int().nonnegative(),
 });
 export type BalanceEntry = z.infer<typeof balanceEntrySchema>;
 

@@ -30,7 +30,7 @@ export function parseHistoryBound(value: string, bound: 'from' | 'to'): number |
 // generated clients take a number.
 const positiveInt = (name: string, max: number, fallback: number) =>
   z
-    .string()
+    .string({ error: once(name) })
     .regex(/^\d{1,15}$/, `${name} must be a whole number`)
     .transform(Number)
     .refine((n) => n >= 1, `${name} must be at least 1`)
@@ -39,7 +39,7 @@ const positiveInt = (name: string, max: number, fallback: number) =>
     .default(fallback);
 
 const bound = (name: 'from' | 'to') =>
-  z.string().transform((value, ctx) => {
+  z.string({ error: once(name) }).transform((value, ctx) => {
     const ms = parseHistoryBound(value, name);
     if (ms === null) {
       ctx.addIssue({ code: 'custom', message: `${name} must be an ISO 8601 date or instant (e.g. 2026-11-01)` });
@@ -47,6 +47,20 @@ const bound = (name: 'from' | 'to') =>
     }
     return ms;
   });
+
+/**
+ * Every message names its parameter and says what to send, in the API's words rather than the
+ * validation library's ("status must be SUCCESS or ERROR", not "Invalid option: expected one of").
+ * A parameter given twice (`page=2&page=3`) arrives as an array: said as such, as the lookups say it.
+ */
+function once(name: string): string {
+  return `${name} must be given once`;
+}
+function oneOf<const T extends Readonly<Record<string, string>>>(name: string, values: T) {
+  const words = Object.values(values);
+  const said = `${name} must be ${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+  return z.enum(values, { error: (issue) => (Array.isArray(issue.input) ? once(name) : said) });
+}
 
 /** Query string of GET /history, as received (strings), parsed into a typed filter. */
 export const historyQuerySchema = z
@@ -56,10 +70,10 @@ export const historyQuerySchema = z
     per_page: positiveInt('per_page', 50, 10),
     from: bound('from').optional(),
     to: bound('to').optional(),
-    status: lookupStatusSchema.optional(),
-    source: sourceSchema.optional(),
+    status: oneOf('status', lookupStatusSchema.enum).optional(),
+    source: oneOf('source', sourceSchema.enum).optional(),
     /** Titular extension: substring of the looked-up identifier (used by the desktop's search box). */
-    q: z.string().max(64).optional(),
+    q: z.string({ error: once('q') }).max(64, 'q must be at most 64 characters').optional(),
   })
   .strict()
   .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
@@ -94,10 +108,10 @@ export const keyedHistoryEntrySchema = historyEntrySchema.extend({
 export type KeyedHistoryEntry = z.infer<typeof keyedHistoryEntrySchema>;
 
 export const paginationSchema = z.object({
-  page: z.number().int(),
-  per_page: z.number().int(),
-  total: z.number().int(),
-  total_pages: z.number().int(),
+  page: z.number().int().min(1),
+  per_page: z.number().int().min(1).max(50),
+  total: z.number().int().nonnegative(),
+  total_pages: z.number().int().nonnegative(),
 });
 
 export const historyResponseSchema = z.object({

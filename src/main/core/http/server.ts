@@ -140,7 +140,10 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
   if (options.log) {
     const log = options.log;
     app.addHook('onResponse', async (request, reply) => {
-      log(`${request.method} ${safePath(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${request.id}`);
+      // A replay answers with the first request's id (the one its client has): logged beside this one's,
+      // so support finds every request a client's id stands for.
+      const replayOf = reply.getHeader('idempotent-replayed') === 'true' ? ` replay-of ${String(reply.getHeader('request-id'))}` : '';
+      log(`${request.method} ${safePath(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${request.id}${replayOf}`);
     });
   }
   return app;
@@ -177,7 +180,8 @@ function safePath(url: string): string {
 function publicMessage(error: FastifyError): string {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return 'The request body is not valid JSON';
+      // Fastify's parser refuses prototype-poisoning keys with the same error, and gives no cause.
+      return 'The request body is not valid JSON, or holds a __proto__ or constructor.prototype key (refused)';
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return 'The request body is empty; send a JSON object';
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

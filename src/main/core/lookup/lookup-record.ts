@@ -174,10 +174,11 @@ export function found<T>(product: ProductSlug, resolution: Resolution<T>, starte
 }
 
 /** A resolver that threw: 503 GE500 with Retry-After when the source is down, 500 GE500 otherwise. */
-export function failed(error: unknown, started: number): Outcome {
+export function failed(error: unknown, started: number, product: ProductSlug): Outcome {
   const latencyMs = Math.round(performance.now() - started);
   if (error instanceof UpstreamError) {
-    const message = error.publicReason ? `The account data source is unavailable: ${error.publicReason}` : 'The account data source is unavailable; try again shortly';
+    const source = product === 'cbu' ? 'The account data source' : 'The credit report source';
+    const message = error.publicReason ? `${source} is unavailable: ${error.publicReason}` : `${source} is unavailable; try again shortly`;
     return { status: 503, code: 'GE500', message, latencyMs, retryAfterSeconds: error.retryAfterSeconds };
   }
   return { status: 500, code: 'GE500', message: 'Internal error', latencyMs };

@@ -186,7 +186,7 @@ export class LookupService {
         try {
           return found(product, resolveNow(), started);
         } catch (error) {
-          return failed(error, started);
+          return failed(error, started, product);
         }
       });
       if (!speculative) return recorded;
@@ -205,7 +205,7 @@ export class LookupService {
     try {
       outcome = found(product, await validated.resolve(), started);
     } catch (error) {
-      outcome = failed(error, started);
+      outcome = failed(error, started, product);
     }
     return this.#commit(ctx, product, requestId, validated, () => outcome);
   }

@@ -73,7 +73,7 @@ export const keyCommands: CommandSpec[] = [
       '--sandbox                a test key (sk_test_…): sample data, no credits',
       '--ip ADDR_OR_CIDR        allow only this address or range; repeat for several',
       '--expires DATE           ISO 8601 date (valid through that day, UTC) or instant',
-      '--rate-limit N           requests per second (default 10)',
+      '--rate-limit N           requests per second (default 10); bursts reach 2 × N, and at least 20',
       '--owner EMAIL            the user lookups are recorded under (default: the first admin)',
       '--name LABEL             a label to recognize the key',
       '',

@@ -18,7 +18,10 @@ export function registerAccountRoutes(app: FastifyInstance, titular: Titular, au
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue?.path.join('.') || '';
-      const message = issue?.code === 'unrecognized_keys' ? `Unknown query parameter: ${issue.keys.join(', ')}` : `${field ? `${field}: ` : ''}${issue?.message ?? 'invalid query'}`;
+      // The schema's messages name their parameter (shared/api/history.ts); any other is prefixed with it.
+      const said = issue?.message ?? 'invalid query';
+      const message =
+        issue?.code === 'unrecognized_keys' ? `Unknown query parameter: ${issue.keys.join(', ')}` : field && !said.startsWith(`${field} `) ? `${field}: ${said}` : said;
       return sendError(reply, 400, 'INVALID_PARAMETER', message);
     }
     const key = request.apiKey!;

@@ -38,6 +38,14 @@ export function registerLookupRoutes(app: FastifyInstance, titular: Titular, aut
   });
 }
 
+/** How many times the request sent header `name` (lower case). */
+function headerLines(request: FastifyRequest, name: string): number {
+  const raw = request.raw.rawHeaders ?? [];
+  let lines = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) lines++;
+  return lines;
+}
+
 /**
  * The lookup context of an authorized API request; `requestParts` identify it for idempotency: the
  * method, the path and the whole query or body as sent (decisions: "the same key and body"), so a
@@ -46,6 +54,11 @@ export function registerLookupRoutes(app: FastifyInstance, titular: Titular, aut
 function context(request: FastifyRequest, requestParts: unknown[]): LookupContext {
   const key = request.apiKey!;
   const header = request.headers['idempotency-key'];
+  // Node joins repeated headers with ", ", which a key cannot hold (no spaces): say what was sent.
+  // The raw header lines are counted only for a value that is malformed anyway.
+  if (Array.isArray(header) || (typeof header === 'string' && header.includes(', ') && headerLines(request, 'idempotency-key') > 1)) {
+    throw invalidParameter('Idempotency-Key was sent more than once: send it once per request');
+  }
   const idempotencyKey = typeof header === 'string' ? IdempotencyStore.validateKey(header) : null;
   return {
     orgId: key.orgId,
