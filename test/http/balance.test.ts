@@ -139,7 +139,29 @@ describe('GET /api/v1/balance', () => {
       const res = await f.app.inject({ method: 'GET', url: '/api/v1/balance', headers });
       const body = expectError(res, 401, 'UNAUTHORIZED', { creditsRemaining: 'absent' });
       expect(body).not.toHaveProperty('balances');
+      // RFC 6750's challenge; a key that was sent and refused is an invalid_token.
+      const sent = headers.authorization?.startsWith('Bearer sk_');
+      expect(res.headers['www-authenticate']).toBe(sent ? 'Bearer realm="titular", error="invalid_token"' : 'Bearer realm="titular"');
     }
+  });
+
+  it('401 says why to whoever holds the key: revoked, or expired and when; an unknown or rotated-away key is just invalid', async () => {
+    const message = async (secret: string) => (await f.app.inject({ url: '/api/v1/balance', headers: auth(secret) })).json().error.message;
+    const revoked = createKeyWithId(f);
+    revokeKey(f, revoked.id);
+    expect(await message(revoked.secret)).toBe('This API key was revoked; ask an administrator for a new one');
+
+    const expiring = createKeyWithId(f, { expiresAt: Date.now() + 60_000 });
+    // Moved into the past where no request has read (and cached) the key yet.
+    const expiredAt = Date.now() - 1_000;
+    f.titular.database.sqlite.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').run(expiredAt, expiring.id);
+    expect(await message(expiring.secret)).toBe(`This API key expired at ${new Date(expiredAt).toISOString()}; ask an administrator for a new one`);
+
+    const rotated = createKeyWithId(f);
+    f.titular.keys.rotate(f.orgId, rotated.id, f.adminId);
+    expect(await message(rotated.secret)).toBe('Invalid API key');
+    expect(await message(`sk_live_${'Q'.repeat(32)}`)).toBe('Invalid API key');
+    revokeKey(f, rotated.id);
   });
 
   it('403 FORBIDDEN: a key without the balance scope (either product) and a caller outside the IP whitelist', async () => {

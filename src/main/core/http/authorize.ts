@@ -44,6 +44,7 @@ const AUTH_FAILURE_BURST = 10;
 const AUTH_FAILURE_PER_SECOND = 1 / 6;
 
 const INVALID_KEY: Refusal = { status: 401, code: 'UNAUTHORIZED', message: 'Invalid API key' };
+const INVALID_TOKEN_CHALLENGE = 'Bearer realm="titular", error="invalid_token"';
 
 export type Authorize = ReturnType<typeof authorizer>;
 
@@ -60,7 +61,7 @@ export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
   /** The key's refusal as the database is now (or as the current transaction sees it), or null. */
   const confirm = (keyHash: string, requirement: Requirement, peer: string, at: number): Refusal | null => {
     const current = keys.confirm(keyHash, at);
-    return current ? refusal(current, requirement, peer) : INVALID_KEY;
+    return current ? refusal(current, requirement, peer) : { ...INVALID_KEY, message: invalidKeyMessage(keys.whyInvalid(keyHash, at)) };
   };
 
   return (requirement: Requirement) =>
@@ -84,12 +85,14 @@ export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
           });
           return;
         }
-        const message = secret ? INVALID_KEY.message : 'Missing or malformed Authorization header: use "Bearer <API key>"';
-        sendError(reply, 401, 'UNAUTHORIZED', message);
+        sendError(reply, 401, 'UNAUTHORIZED', secret && keyHash ? invalidKeyMessage(keys.whyInvalid(keyHash, now)) : 'Missing or malformed Authorization header: use "Bearer <API key>"', {
+          // RFC 6750: a 401 names the scheme it wants, and whether a token was sent and refused.
+          headers: { 'WWW-Authenticate': secret ? INVALID_TOKEN_CHALLENGE : 'Bearer realm="titular"' },
+        });
         return;
       }
       if (refused) {
-        sendError(reply, refused.status, refused.code, refused.message);
+        sendRefusal(reply, refused);
         return;
       }
       const confirmKey = requirement.speculative ? (at: number) => confirm(keyHash!, requirement, peer, at) : undefined;
@@ -117,9 +120,15 @@ export function refusedOnConfirm(request: FastifyRequest, reply: FastifyReply): 
   return sendRefusal(reply, request.confirmKey?.(Date.now()) ?? null);
 }
 
+function invalidKeyMessage(why: ReturnType<ApiKeys['whyInvalid']>): string {
+  if (why === 'revoked') return 'This API key was revoked; ask an administrator for a new one';
+  if (why !== 'unknown') return `This API key expired at ${new Date(why.expiredAt).toISOString()}; ask an administrator for a new one`;
+  return INVALID_KEY.message;
+}
+
 function sendRefusal(reply: FastifyReply, refused: Refusal | null): boolean {
   if (!refused) return false;
-  sendError(reply, refused.status, refused.code, refused.message);
+  sendError(reply, refused.status, refused.code, refused.message, refused.status === 401 ? { headers: { 'WWW-Authenticate': INVALID_TOKEN_CHALLENGE } } : undefined);
   return true;
 }
 

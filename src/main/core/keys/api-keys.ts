@@ -280,6 +280,19 @@ export class ApiKeys {
     return cached ? this.#unexpired(cached, now) : null;
   }
 
+  /**
+   * Why a presented key that `confirm` refused is not valid, for its 401: only whoever holds the
+   * secret can ask, so saying "revoked" or "expired" tells nobody else anything. Read only on that
+   * failure path. A key rotated away is no longer known by its old hash: plain "invalid".
+   */
+  whyInvalid(keyHash: string, now: number): 'revoked' | { expiredAt: number } | 'unknown' {
+    const row = this.#byHash.get(keyHash);
+    if (!row) return 'unknown';
+    if (row.revoked_at !== null) return 'revoked';
+    if (row.expires_at !== null && row.expires_at <= now) return { expiredAt: row.expires_at };
+    return 'unknown';
+  }
+
   #unexpired(cached: CachedKey, now: number): AuthenticatedKey | null {
     if (cached.expiresAt !== null && cached.expiresAt <= now) return null;
     this.#lastUsedPending.set(cached.key.id, now);

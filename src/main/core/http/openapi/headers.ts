@@ -7,7 +7,8 @@ export type ResponseHeaderName =
   | 'RateLimit-Remaining'
   | 'RateLimit-Reset'
   | 'Retry-After'
-  | 'Idempotent-Replayed';
+  | 'Idempotent-Replayed'
+  | 'WWW-Authenticate';
 
 const RESPONSE_HEADERS: Record<ResponseHeaderName, { description: string; schema: JsonSchema }> = {
   'Request-Id': {
@@ -34,6 +35,10 @@ const RESPONSE_HEADERS: Record<ResponseHeaderName, { description: string; schema
   'Idempotent-Replayed': {
     description: 'Present (`true`) when this is the stored answer to an earlier request with the same `Idempotency-Key`; nothing was charged again.',
     schema: { type: 'string', enum: ['true'] },
+  },
+  'WWW-Authenticate': {
+    description: 'RFC 6750: `Bearer realm="titular"`, with `error="invalid_token"` when a key was sent and refused.',
+    schema: { type: 'string', enum: ['Bearer realm="titular"', 'Bearer realm="titular", error="invalid_token"'] },
   },
 };
 

@@ -46,9 +46,9 @@ export function ok(component: ComponentName, description: string, example: unkno
 
 export const unauthorized = (): ResponseSpec =>
   error(
-    'UNAUTHORIZED: the `Authorization` header is missing or malformed, or the key is unknown, revoked, rotated away or expired. Not charged, not recorded.',
+    'UNAUTHORIZED: the `Authorization` header is missing or malformed, or the key is unknown, revoked, rotated away or expired (the message says revoked or expired, and when, to whoever sent that key). Not charged, not recorded.',
     ['UNAUTHORIZED'],
-    [REQUEST_ID],
+    [REQUEST_ID, always('WWW-Authenticate')],
   );
 
 export const forbidden = (requirement: string): ResponseSpec =>
