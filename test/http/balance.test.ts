@@ -173,7 +173,9 @@ describe('GET /api/v1/balance', () => {
         expectError(await balance(key), 403, 'FORBIDDEN', { creditsRemaining: 'absent' });
       }
       expectError(await balance(whitelisted.secret), 403, 'FORBIDDEN', { creditsRemaining: 'absent' });
-      expectError(await balance(whitelisted.secret, { remoteAddress: '192.168.1.8' }), 403, 'FORBIDDEN');
+      const outside = expectError(await balance(whitelisted.secret, { remoteAddress: '192.168.1.8' }), 403, 'FORBIDDEN');
+      // The address the server saw: what the admin must add to the whitelist, or why it differs.
+      expect(outside.error.message).toBe("The caller address 192.168.1.8 is not in this key's IP whitelist");
       // Inside the whitelist the same key is answered.
       expect((await balance(whitelisted.secret, { remoteAddress: '10.20.30.40' })).statusCode).toBe(200);
       expect((await balance(whitelisted.secret, { remoteAddress: '192.168.1.7' })).statusCode).toBe(200);

@@ -82,24 +82,26 @@ describe('Request-Id', () => {
 describe('unknown routes and methods', () => {
   it('404 NOT_FOUND with the error body, authenticated or not, and nothing consumed', async () => {
     const before = f.balance('cbu');
-    const cases: [string, string][] = [
-      ['DELETE', '/api/v1/lookup'],
-      ['PUT', '/api/v1/lookup'],
-      ['PATCH', '/api/v1/balance'],
-      ['POST', '/api/v1/balance'],
-      ['POST', '/api/v1/history'],
-      ['GET', '/api/v1/credit/lookup'],
-      ['GET', '/api/v2/x'],
-      ['GET', '/api/v2/lookup'],
-      ['GET', '/'],
-      ['GET', '/api/v1'],
-      ['GET', '/api/v1/lookups'],
+    // A path that exists, asked with another method, says which methods it answers.
+    const cases: [string, string, string][] = [
+      ['DELETE', '/api/v1/lookup', '; this path answers GET and POST'],
+      ['PUT', '/api/v1/lookup?identifier=x', '; this path answers GET and POST'],
+      ['PATCH', '/api/v1/balance', '; this path answers GET'],
+      ['POST', '/api/v1/balance', '; this path answers GET'],
+      ['POST', '/api/v1/history', '; this path answers GET'],
+      ['GET', '/api/v1/credit/lookup', '; this path answers POST'],
+      ['GET', '/api/v2/x', ''],
+      ['GET', '/api/v2/lookup', ''],
+      ['GET', '/', ''],
+      ['GET', '/api/v1', ''],
+      ['GET', '/api/v1/lookups', ''],
     ];
-    for (const [method, url] of cases) {
+    for (const [method, url, answers] of cases) {
       for (const headers of [auth(key), {}]) {
         const res = await f.app.inject({ method: method as 'GET', url, headers });
         expect(res.statusCode, `${method} ${url}`).toBe(404);
-        expectError(res, 404, 'NOT_FOUND', { creditsRemaining: 'absent' });
+        const body = expectError(res, 404, 'NOT_FOUND', { creditsRemaining: 'absent' });
+        expect(body.error.message).toBe(`No route ${method} ${url.split('?')[0]}${answers}`);
       }
     }
     expect(f.balance('cbu')).toBe(before);

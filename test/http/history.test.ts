@@ -207,6 +207,8 @@ describe('GET /api/v1/history over API lookups', () => {
       ['to=yesterday', 'to must be an ISO 8601 date or instant (e.g. 2026-11-01)'],
       ['from=2026-03-01T10:00:00', 'from must be an ISO 8601 date or instant (e.g. 2026-11-01)'],
       ['from=', 'from must be an ISO 8601 date or instant (e.g. 2026-11-01)'],
+      // An offset's "+" not sent as %2B arrives as a space.
+      ['to=2026-03-01T11:00:00+03:00', 'to must be an ISO 8601 date or instant (e.g. 2026-11-01); send the + of an offset as %2B'],
       ['status=success', 'status must be SUCCESS or ERROR'],
       ['status=FAILED', 'status must be SUCCESS or ERROR'],
       ['source=api', 'source must be WEB, API or BULK'],

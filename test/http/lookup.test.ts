@@ -247,7 +247,7 @@ describe('POST /api/v1/lookup', () => {
     }
     const big = await post({ identifier: 'x'.repeat(20_000), type: 'alias' });
     expect(big.statusCode).toBe(413);
-    expect(big.json().error.code).toBe('INVALID_PARAMETER');
+    expect(big.json().error).toEqual({ code: 'INVALID_PARAMETER', message: 'The request body is too large: at most 16 KiB' });
     const text = await f.app.inject({ method: 'POST', url: '/api/v1/lookup', headers: { ...auth(key), 'content-type': 'text/plain' }, payload: 'hola' });
     expect(text.statusCode).toBe(415);
     expect(f.balance('cbu')).toBe(before);

@@ -42,7 +42,9 @@ const bound = (name: 'from' | 'to') =>
   z.string({ error: once(name) }).transform((value, ctx) => {
     const ms = parseHistoryBound(value, name);
     if (ms === null) {
-      ctx.addIssue({ code: 'custom', message: `${name} must be an ISO 8601 date or instant (e.g. 2026-11-01)` });
+      // An unencoded "+" in a query string arrives as a space: "…T11:00:00 03:00".
+      const plus = / \d{2}:?\d{2}$/.test(value) ? '; send the + of an offset as %2B' : '';
+      ctx.addIssue({ code: 'custom', message: `${name} must be an ISO 8601 date or instant (e.g. 2026-11-01)${plus}` });
       return z.NEVER;
     }
     return ms;

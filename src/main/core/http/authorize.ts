@@ -55,7 +55,7 @@ export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
       return { status: 403, code: 'FORBIDDEN', message: `This endpoint is not available to ${key.product === 'cbu' ? 'CBU' : 'Informes'} product keys` };
     }
     if (!key.scopes.has(requirement.scope)) return { status: 403, code: 'FORBIDDEN', message: `This key lacks the "${requirement.scope}" scope` };
-    if (!keys.ipAllowed(key, peer)) return { status: 403, code: 'FORBIDDEN', message: 'The caller address is not in this key\'s IP whitelist' };
+    if (!keys.ipAllowed(key, peer)) return { status: 403, code: 'FORBIDDEN', message: `The caller address ${peer || '(unknown)'} is not in this key's IP whitelist` };
     return null;
   };
   /** The key's refusal as the database is now (or as the current transaction sees it), or null. */

@@ -103,6 +103,15 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
     app.options('/api/v1/*', async (_request, reply) => reply.code(204).send());
   }
 
+  // The methods of each route's path, for the 404 of a path asked with another one (a plain map: the
+  // path a client sends is looked up, never parsed as a route pattern).
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = methodsByPath.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') methods.add(method);
+    if (methods.size > 0) methodsByPath.set(route.url, methods);
+  });
+
   const authorize = authorizer(titular.keys, new RateLimiter());
   registerLookupRoutes(app, titular, authorize);
   registerAccountRoutes(app, titular, authorize);
@@ -113,7 +122,10 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
   }
 
   app.setNotFoundHandler((request, reply) => {
-    sendError(reply, 404, 'NOT_FOUND', `No route ${request.method} ${safePath(request.url)}`);
+    // A known path asked with another method says which ones it answers (still the contract's 404).
+    const methods = methodsByPath.get(request.url.split('?')[0] ?? '');
+    const answers = methods ? `; this path answers ${[...methods].sort().join(' and ')}` : '';
+    sendError(reply, 404, 'NOT_FOUND', `No route ${request.method} ${safePath(request.url)}${answers}`);
   });
 
   app.setErrorHandler((error: FastifyError | TitularError, request, reply) => {
@@ -131,7 +143,7 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
       // Fastify's own request errors: malformed JSON, body too large, unsupported media type.
-      return sendError(reply, status, 'INVALID_PARAMETER', publicMessage(error));
+      return sendError(reply, status, 'INVALID_PARAMETER', publicMessage(error, request.routeOptions.bodyLimit));
     }
     options.log?.(`error ${request.id} ${error.name}: ${error.message}`);
     return sendError(reply, 500, 'GE500', 'Internal error; quote the request_id to support');
@@ -177,7 +189,8 @@ function safePath(url: string): string {
   return maskKeys(url.split('?')[0] ?? '').slice(0, 200);
 }
 
-function publicMessage(error: FastifyError): string {
+/** Fastify's request errors in words; `bodyLimit`, the route's, in bytes (16 KiB on the API). */
+function publicMessage(error: FastifyError, bodyLimit: number | undefined): string {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       // Fastify's parser refuses prototype-poisoning keys with the same error, and gives no cause.
@@ -185,7 +198,7 @@ function publicMessage(error: FastifyError): string {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return 'The request body is empty; send a JSON object';
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'The request body is too large';
+      return bodyLimit ? `The request body is too large: at most ${Math.round(bodyLimit / 1024)} KiB` : 'The request body is too large';
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return 'Unsupported Content-Type; send application/json';
     default:
