@@ -222,6 +222,33 @@ function parseResponse(raw: string): { status: number; headers: Record<string, s
   return { status: Number(statusLine.split(' ')[1]), headers, body: raw.slice(end + 4) };
 }
 
+describe('serve --ui before Titular is set up: the startup gate on the API port', { timeout: 60_000 }, () => {
+  it('answers malformed HTTP with the documented body, and a request that stops partway with the 408 after 10 s', async () => {
+    const empty = mkdtempSync(path.join(os.tmpdir(), 'titular-gate-http-'));
+    const server = await startServer(['--ui', '--port', '0', '--data-dir', empty]);
+    const exchanges: RawExchange[] = [];
+    try {
+      await until(() => server.output().includes('Titular is locked or not set up yet'), 'the gate to be announced');
+      exchanges.push(await rawSend(server.url, 'NOT HTTP AT ALL\r\n\r\n'));
+      const garbage = parseResponse((await within(exchanges[0]!.done, 5_000, 'the 400')).received);
+      expect(garbage.status).toBe(400);
+      expect(JSON.parse(garbage.body)).toMatchObject({ success: false, error: { code: 'INVALID_PARAMETER', message: 'Malformed HTTP request' } });
+      // Before, the gate had Fastify's defaults: no request timeout, and the half-sent request held on.
+      const sent = Date.now();
+      exchanges.push(await rawSend(server.url, HALF_HEADERS));
+      const half = await within(exchanges[1]!.done, 20_000, 'the 408');
+      expect(half.closedAt - sent).toBeGreaterThanOrEqual(9_000);
+      const response = parseResponse(half.received);
+      expect(response.status).toBe(408);
+      expect(JSON.parse(response.body)).toMatchObject({ success: false, error: { code: 'INVALID_PARAMETER', message: 'The request was not received in time' } });
+    } finally {
+      for (const exchange of exchanges) exchange.socket.destroy();
+      expect(await server.stop()).toBe(0);
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('serve: a request that stops partway', { timeout: 60_000 }, () => {
   it('gets the documented 408 error body: headers after 10 s, a body after 30 s; nothing is charged', async () => {
     const server = await startServer(['--port', '0', '--data-dir', dataDir]);

@@ -8,7 +8,7 @@ import type { Titular } from '../titular';
 import { authorizer, refusedOnConfirm } from './authorize';
 import { sendError } from './error-reply';
 import { requestHostAllowed } from './host-guard';
-import { clientErrorReply, expectationFailedReply, frameworkErrorReply } from './protocol-errors';
+import { LOCAL_PROTOCOL_OPTIONS, expectationFailedReply } from './protocol-errors';
 import { RateLimiter } from './rate-limiter';
 import { registerAccountRoutes } from './routes/account-routes';
 import { registerLookupRoutes } from './routes/lookup-routes';
@@ -27,15 +27,6 @@ export interface HttpApiOptions {
   log?: (line: string) => void;
 }
 
-/**
- * How long a client may take to send a request on this localhost API: its request line and headers
- * (Node's `headersTimeout`), and the whole request with its body (`requestTimeout`; the body is at
- * most 16 KB). A request not received in time gets the documented 408 (protocol-errors.ts). Node
- * checks them every `connectionsCheckingInterval`, so the 408 comes at most that much later. They
- * bound receiving the request only: a request already received (a remote lookup waiting on its
- * upstream) is not cut by them.
- */
-export const REQUEST_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, checkEveryMs: 1_000 } as const;
 
 export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): FastifyInstance {
   const app = Fastify({
@@ -47,16 +38,10 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
     // Requests that arrive once shutdown has begun get our own 503 body (below), not Fastify's.
     return503OnClosing: false,
     keepAliveTimeout: 5_000,
-    // Fastify's default (0) would switch Node's request timeout off: a client that stops partway
-    // through a request would hold its connection, and a graceful close, for ever.
-    requestTimeout: REQUEST_TIMEOUTS.requestMs,
     // HEAD would run (and charge) a lookup whose answer the client never reads: only GET is served.
     exposeHeadRoutes: false,
-    // Malformed HTTP and undecodable URLs get the documented error body too; a missing Host reaches
-    // the Host guard (403) instead of Node's empty 400.
-    clientErrorHandler: clientErrorReply,
-    frameworkErrors: frameworkErrorReply,
-    http: { requireHostHeader: false, headersTimeout: REQUEST_TIMEOUTS.headersMs, connectionsCheckingInterval: REQUEST_TIMEOUTS.checkEveryMs },
+    // Request timeouts (408) and the documented error body for malformed HTTP (protocol-errors.ts).
+    ...LOCAL_PROTOCOL_OPTIONS,
   });
   app.server.on('checkExpectation', expectationFailedReply);
   // Graceful shutdown: requests already in flight finish, and their keep-alive connections are

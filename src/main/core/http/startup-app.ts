@@ -8,6 +8,7 @@ import { asIpcResult } from '../ipc/ipc-result';
 import type { StartupGate } from '../startup/startup-gate';
 import { dispatchStartup, isStartupChannel } from '../ipc/startup-handlers';
 import { sendError } from './error-reply';
+import { LOCAL_PROTOCOL_OPTIONS, expectationFailedReply } from './protocol-errors';
 import { requestHostAllowed } from './host-guard';
 import { registerStaticUi } from './static-ui';
 import { sessionTokenOf, type BridgeSessions } from './bridge';
@@ -16,7 +17,10 @@ import type { IpcResult } from '../../../shared/ipc/contract';
 const NO_EXTRA_HOSTS: ReadonlySet<string> = new Set();
 
 export function buildStartupApp(gate: StartupGate, options: { rendererDir: string; sessions: BridgeSessions }): FastifyInstance {
-  const app = Fastify({ logger: false, genReqId: () => requestId(), requestIdHeader: false, bodyLimit: 16 * 1024, exposeHeadRoutes: false });
+  // The API's request timeouts and error bodies for malformed HTTP: while Titular is locked, this is
+  // the server on the API's port, and a client that stops partway must not hold it (or its close).
+  const app = Fastify({ logger: false, genReqId: () => requestId(), requestIdHeader: false, bodyLimit: 16 * 1024, exposeHeadRoutes: false, ...LOCAL_PROTOCOL_OPTIONS });
+  app.server.on('checkExpectation', expectationFailedReply);
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
