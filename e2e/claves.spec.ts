@@ -610,3 +610,23 @@ test('an error on the create form goes away as soon as a field is edited', async
   await expect(error).toHaveCount(0);
   await expect(page.getByTestId('key-secret')).toHaveCount(0);
 });
+
+test('an Informes key cannot take the history scope, which it could never use: the box is disabled and says why', async ({ page, state }) => {
+  await openClaves(page, state);
+  const history = page.getByTestId('key-create-scope-history');
+  const hint = page.getByTestId('key-create-history-hint');
+  await history.check();
+  await page.getByTestId('key-create-scope-lookup').check();
+  await expect(hint).toHaveCount(0);
+  // Switching to Informes drops the ticked history scope, and the box says why it is off.
+  await page.getByTestId('key-create-product').selectOption('informes');
+  await expect(history).toBeDisabled();
+  await expect(history).not.toBeChecked();
+  await expect(hint).toHaveText('El historial por API es solo para claves de Consulta CBU.');
+  await expect(history).toHaveAttribute('aria-describedby', (await hint.getAttribute('id'))!);
+  // Back on CBU it can be ticked again.
+  await page.getByTestId('key-create-product').selectOption('cbu');
+  await expect(history).toBeEnabled();
+  await expect(hint).toHaveCount(0);
+  await expect(page.getByTestId('key-secret')).toHaveCount(0);
+});

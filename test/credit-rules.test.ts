@@ -138,7 +138,9 @@ describe('credit rules: which outcomes consume a credit', () => {
     if (row.outcome === 'GE500' && row.env === 'live') f.titular.settings.set(product === 'cbu' ? 'resolver.cbu' : 'resolver.informes', 'remote');
 
     const otherProduct: ProductSlug = product === 'cbu' ? 'informes' : 'cbu';
-    const keyOptions = { environment: row.env, product, scopes: ['lookup', 'balance', 'history'] } as const;
+    // Every scope the product's keys can hold (history is for CBU keys only).
+    const scopesOf = (p: ProductSlug) => (p === 'cbu' ? (['lookup', 'balance', 'history'] as const) : (['lookup', 'balance'] as const));
+    const keyOptions = { environment: row.env, product, scopes: [...scopesOf(product)] };
     let key: string | null;
     switch (row.outcome) {
       case '401':
@@ -146,7 +148,7 @@ describe('credit rules: which outcomes consume a credit', () => {
         key = `${row.env === 'live' ? 'sk_live_' : 'sk_test_'}${'Z'.repeat(32)}`;
         break;
       case '403':
-        key = f.createKey({ ...keyOptions, product: otherProduct });
+        key = f.createKey({ ...keyOptions, product: otherProduct, scopes: [...scopesOf(otherProduct)] });
         break;
       case '429': {
         key = f.createKey({ ...keyOptions, rateLimitPerSecond: 1 });

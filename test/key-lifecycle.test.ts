@@ -119,6 +119,15 @@ describe('revocation, rotation and expiry take effect on the very next request',
     expectTitularError(() => newKey(fx, { expiresAt: Date.now() - 1 }), 400, 'INVALID_PARAMETER');
   });
 
+  it('an Informes key cannot take the history scope, which it could never use; a CBU key can', async () => {
+    const fx = await setup();
+    const refused = expectTitularError(() => newKey(fx, { product: 'informes', scopes: ['lookup', 'history'] }), 400, 'INVALID_PARAMETER');
+    expect(refused.message).toMatch(/^The history scope is for CBU keys/);
+    expect(fx.titular.keys.list(fx.orgId).filter((k) => k.product === 'informes')).toEqual([]);
+    expect(newKey(fx, { product: 'informes', scopes: ['lookup', 'balance'] }).key.scopes).toEqual(['lookup', 'balance']);
+    expect(newKey(fx, { product: 'cbu', scopes: ['history'] }).key.scopes).toEqual(['history']);
+  });
+
   it('a revoked key cannot be rotated (TitularError) and stays revoked', async () => {
     const fx = await setup();
     const { key, secret } = newKey(fx);

@@ -126,6 +126,11 @@ export class ApiKeys {
 
   create(input: CreateKeyInput): { key: ApiKeyView; secret: string } {
     const scopes = parseScopes(input.scopes);
+    // It could never be used: GET /api/v1/history answers CBU keys only (spec 4.3). Refused, as the
+    // desktop's form disables it, rather than given to a key that would get 403 for it.
+    if (input.product === 'informes' && scopes.includes('history')) {
+      throw invalidParameter('The history scope is for CBU keys: GET /api/v1/history answers CBU keys only; leave it out of an Informes key');
+    }
     const whitelist = (input.ipWhitelist ?? []).map(parseWhitelistEntry);
     const rate = input.rateLimitPerSecond ?? DEFAULT_RATE_LIMIT_PER_SECOND;
     if (!Number.isInteger(rate) || rate < 1 || rate > 10_000) throw invalidParameter('rate limit must be a whole number of requests per second from 1 to 10000');

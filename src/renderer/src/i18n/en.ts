@@ -380,6 +380,8 @@ export const en: Messages = {
     submit: 'Create key',
     submitting: 'Creating…',
     scopesRequired: 'Choose at least one scope.',
+    /** GET /api/v1/history answers CBU keys only (spec 4.3): the box is disabled for an Informes key. */
+    historyCbuOnly: 'The history over the API is for CBU lookup keys only.',
     limitNotice: 'You reached the limit of {limit} active keys: revoke one to create another.',
     activeCount: '{n} of {limit} active keys',
     secretTitle: 'Your secret key',

@@ -385,6 +385,8 @@ export const es = {
     submit: 'Crear clave',
     submitting: 'Creando…',
     scopesRequired: 'Elegí al menos un permiso.',
+    /** GET /api/v1/history answers CBU keys only (spec 4.3): the box is disabled for an Informes key. */
+    historyCbuOnly: 'El historial por API es solo para claves de Consulta CBU.',
     limitNotice: 'Alcanzaste el límite de {limit} claves activas: revocá una para crear otra.',
     activeCount: '{n} de {limit} claves activas',
     secretTitle: 'Tu clave secreta',

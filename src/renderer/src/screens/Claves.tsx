@@ -367,6 +367,12 @@ function KeyCreateForm({ atLimit, locked, limit, onCreated }: { atLimit: boolean
   const rateValid = rateNumber === undefined || (Number.isInteger(rateNumber) && rateNumber >= 1 && rateNumber <= 10_000);
   const valid = scopes.length > 0 && rateValid && !atLimit;
 
+  // An Informes key could hold the history scope but never use it: GET /api/v1/history answers CBU keys only.
+  const usable = (scope: Scope, forProduct: ProductSlug = product) => scope !== 'history' || forProduct === 'cbu';
+  const chooseProduct = (next: ProductSlug) => {
+    edit(setProduct, next);
+    setScopes((list) => list.filter((s) => usable(s, next)));
+  };
   const toggleScope = (scope: Scope, on: boolean) =>
     edit(setScopes, (list: Scope[]) => (on ? SCOPES.filter((s) => s === scope || list.includes(s)) : list.filter((s) => s !== scope)));
 
@@ -428,7 +434,7 @@ function KeyCreateForm({ atLimit, locked, limit, onCreated }: { atLimit: boolean
               <label className="field-label" htmlFor={`${id}-product`}>
                 {m.keys.product}
               </label>
-              <select id={`${id}-product`} className="input" value={product} onChange={(e) => edit(setProduct, e.target.value as ProductSlug)} data-testid="key-create-product">
+              <select id={`${id}-product`} className="input" value={product} onChange={(e) => chooseProduct(e.target.value as ProductSlug)} data-testid="key-create-product">
                 {PRODUCTS.map((p) => (
                   <option key={p} value={p}>
                     {m.products[p]}
@@ -450,11 +456,23 @@ function KeyCreateForm({ atLimit, locked, limit, onCreated }: { atLimit: boolean
               <div className="checkbox-row">
                 {SCOPES.map((scope) => (
                   <label key={scope} className="checkbox">
-                    <input type="checkbox" checked={scopes.includes(scope)} onChange={(e) => toggleScope(scope, e.target.checked)} data-testid={`key-create-scope-${scope}`} />
+                    <input
+                      type="checkbox"
+                      checked={scopes.includes(scope)}
+                      disabled={!usable(scope)}
+                      aria-describedby={usable(scope) ? undefined : `${id}-scope-${scope}-hint`}
+                      onChange={(e) => toggleScope(scope, e.target.checked)}
+                      data-testid={`key-create-scope-${scope}`}
+                    />
                     <span>{m.keys.scopeNames[scope]}</span>
                   </label>
                 ))}
               </div>
+              {usable('history') ? null : (
+                <p className="field-hint" id={`${id}-scope-history-hint`} data-testid="key-create-history-hint">
+                  {m.keys.historyCbuOnly}
+                </p>
+              )}
               {/* Said before the first try too: "Crear clave" stays disabled until a permission is ticked.
                   Not at the key limit, though: the form is disabled for that, and the notice says so. */}
               {scopes.length === 0 && !atLimit ? <p className={touched ? 'field-error' : 'field-hint'} data-testid="key-create-scopes-hint">{m.keys.scopesRequired}</p> : null}
