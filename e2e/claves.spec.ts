@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import { apiGet, expect, openApp, test } from './fixtures';
 import type { E2eState } from './state';
 import { ADMIN } from './data';
+import { wcagViolations } from './axe';
 
 const KEY_NAME = `ERP e2e ${Date.now().toString(36)}`;
 let keyId = '';
@@ -624,6 +625,7 @@ test('an Informes key cannot take the history scope, which it could never use: t
   await expect(history).not.toBeChecked();
   await expect(hint).toHaveText('El historial por API es solo para claves de Consulta CBU.');
   await expect(history).toHaveAttribute('aria-describedby', (await hint.getAttribute('id'))!);
+  expect(await wcagViolations(page)).toEqual([]);
   // Back on CBU it can be ticked again.
   await page.getByTestId('key-create-product').selectOption('cbu');
   await expect(history).toBeEnabled();
