@@ -1,4 +1,5 @@
 // `titular serve [--port N] [--data-dir DIR]` (or `npm run serve -- ...`): the HTTP API on 127.0.0.1 without Electron.
+import { constants } from 'node:os';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { openTitular, type Titular } from '../core/titular';
@@ -228,7 +229,7 @@ async function main(): Promise<void> {
       process.stdout.write(`${signal} again: stopping now\n`);
       app.server.closeAllConnections();
       closeCore();
-      process.exit(signal === 'SIGINT' ? 130 : signal === 'SIGHUP' ? 129 : 143);
+      process.exit(128 + constants.signals[signal]);
     }
     stopping = true;
     process.stdout.write(

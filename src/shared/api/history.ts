@@ -121,4 +121,7 @@ export const historyResponseSchema = z.object({
   pagination: paginationSchema,
 });
 export type HistoryResponse = z.infer<typeof historyResponseSchema>;
-export type KeyedHistoryPage = Omit<HistoryResponse, 'data'> & { data: KeyedHistoryEntry[] };
+
+/** A page as the desktop sees it (IPC `history.list`): the entries with their keys. */
+export const keyedHistoryPageSchema = z.object({ data: z.array(keyedHistoryEntrySchema), pagination: paginationSchema });
+export type KeyedHistoryPage = z.infer<typeof keyedHistoryPageSchema>;

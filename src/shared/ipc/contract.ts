@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { errorBodySchema, lookupStatusSchema, productSlugSchema, scopeSchema, sourceSchema } from '../api/common';
 import { MAX_PURCHASE, balanceEntrySchema } from '../api/balance';
-import { keyedHistoryEntrySchema, paginationSchema } from '../api/history';
+import { keyedHistoryPageSchema } from '../api/history';
 import { lookupDataSchema, lookupTypeSchema } from '../api/lookup';
 import { creditReportSchema } from '../api/credit';
 import { bulkIpcContract } from './bulk-contract';
@@ -168,7 +168,7 @@ export const ipcContract = {
   }),
   'history.list': channel({
     input: historyFilterSchema.extend({ page: z.number().int().min(1), per_page: z.number().int().min(1).max(50) }),
-    output: z.object({ data: z.array(keyedHistoryEntrySchema), pagination: paginationSchema }),
+    output: keyedHistoryPageSchema,
     admin: false,
   }),
   'history.exportCsv': channel({

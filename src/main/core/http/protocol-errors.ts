@@ -48,28 +48,3 @@ export function expectationFailedReply(_request: IncomingMessage, response: Serv
   response.writeHead(417, { 'Request-Id': id, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
   response.end(body);
 }
-
-/**
- * How long a client may take to send a request on this localhost API: its request line and headers
- * (Node's `headersTimeout`), and the whole request with its body (`requestTimeout`; the body is at
- * most 16 KB). A request not received in time gets the documented 408 (clientErrorReply). Node
- * checks them every `connectionsCheckingInterval`, so the 408 comes at most that much later. They
- * bound receiving the request only: a request already received (a remote lookup waiting on its
- * upstream) is not cut by them.
- */
-export const REQUEST_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, checkEveryMs: 1_000 } as const;
-
-/**
- * The Fastify options both local servers take (the API, and the startup gate's while Titular is
- * locked): the timeouts above — Fastify's default (0) would switch Node's request timeout off, and a
- * client that stops partway through a request would hold its connection, and a graceful close, for
- * ever — and the documented error body for malformed HTTP and undecodable URLs; a missing Host
- * reaches the Host guard (403) instead of Node's empty 400. Add `expectationFailedReply` as the
- * server's `checkExpectation` listener.
- */
-export const LOCAL_PROTOCOL_OPTIONS = {
-  requestTimeout: REQUEST_TIMEOUTS.requestMs,
-  clientErrorHandler: clientErrorReply,
-  frameworkErrors: frameworkErrorReply,
-  http: { requireHostHeader: false, headersTimeout: REQUEST_TIMEOUTS.headersMs, connectionsCheckingInterval: REQUEST_TIMEOUTS.checkEveryMs },
-} as const;

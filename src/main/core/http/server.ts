@@ -1,14 +1,13 @@
 // The HTTP API of the contract, as a Fastify instance over a composed core. The headless server
 // and the Electron main process both listen with it on 127.0.0.1.
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import { requestId } from '../db/ids';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { TitularError } from '../errors';
 import { maskKeys } from '../keys/secrets';
 import type { Titular } from '../titular';
 import { authorizer, refusedOnConfirm } from './authorize';
 import { sendError } from './error-reply';
 import { requestHostAllowed } from './host-guard';
-import { LOCAL_PROTOCOL_OPTIONS, expectationFailedReply } from './protocol-errors';
+import { localFastify } from './local-fastify';
 import { RateLimiter } from './rate-limiter';
 import { registerAccountRoutes } from './routes/account-routes';
 import { registerLookupRoutes } from './routes/lookup-routes';
@@ -27,23 +26,9 @@ export interface HttpApiOptions {
   log?: (line: string) => void;
 }
 
-
 export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): FastifyInstance {
-  const app = Fastify({
-    logger: false,
-    genReqId: () => requestId(),
-    requestIdHeader: false,
-    bodyLimit: 16 * 1024,
-    trustProxy: false,
-    // Requests that arrive once shutdown has begun get our own 503 body (below), not Fastify's.
-    return503OnClosing: false,
-    keepAliveTimeout: 5_000,
-    // HEAD would run (and charge) a lookup whose answer the client never reads: only GET is served.
-    exposeHeadRoutes: false,
-    // Request timeouts (408) and the documented error body for malformed HTTP (protocol-errors.ts).
-    ...LOCAL_PROTOCOL_OPTIONS,
-  });
-  app.server.on('checkExpectation', expectationFailedReply);
+  // Requests that arrive once shutdown has begun get our own 503 body (below), not Fastify's.
+  const app = localFastify({ return503OnClosing: false, keepAliveTimeout: 5_000 });
   // Graceful shutdown: requests already in flight finish, and their keep-alive connections are
   // told to close so that close() does not wait for idle clients.
   let closing = false;
@@ -55,8 +40,6 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
     if (closing) reply.header('Connection', 'close');
     done(null, payload);
   });
-  // The API speaks JSON only: a text/plain body is answered 415 instead of being parsed as a string.
-  app.removeContentTypeParser('text/plain');
   const extraHosts = new Set((options.extraHosts ?? []).map((h) => h.toLowerCase()));
   const corsOrigins = new Set(options.corsOrigins ?? []);
 

@@ -2,13 +2,12 @@
 // vault waiting for its passphrase): the UI, the three startup channels over the bridge, and a 503
 // GE500 for everything else, including the API, until the core is open. serve.ts then closes it and
 // listens with the full API on the same port.
-import Fastify, { type FastifyInstance } from 'fastify';
-import { requestId } from '../db/ids';
+import type { FastifyInstance } from 'fastify';
 import { asIpcResult } from '../ipc/ipc-result';
 import type { StartupGate } from '../startup/startup-gate';
 import { dispatchStartup, isStartupChannel } from '../ipc/startup-handlers';
 import { sendError } from './error-reply';
-import { LOCAL_PROTOCOL_OPTIONS, expectationFailedReply } from './protocol-errors';
+import { localFastify } from './local-fastify';
 import { requestHostAllowed } from './host-guard';
 import { registerStaticUi } from './static-ui';
 import { sessionTokenOf, type BridgeSessions } from './bridge';
@@ -19,9 +18,7 @@ const NO_EXTRA_HOSTS: ReadonlySet<string> = new Set();
 export function buildStartupApp(gate: StartupGate, options: { rendererDir: string; sessions: BridgeSessions }): FastifyInstance {
   // The API's request timeouts and error bodies for malformed HTTP: while Titular is locked, this is
   // the server on the API's port, and a client that stops partway must not hold it (or its close).
-  const app = Fastify({ logger: false, genReqId: () => requestId(), requestIdHeader: false, bodyLimit: 16 * 1024, exposeHeadRoutes: false, ...LOCAL_PROTOCOL_OPTIONS });
-  app.server.on('checkExpectation', expectationFailedReply);
-  app.removeContentTypeParser('text/plain');
+  const app = localFastify();
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
     if (!requestHostAllowed(request.raw, NO_EXTRA_HOSTS)) {

@@ -342,7 +342,6 @@ export const en: Messages = {
     colUser: 'User',
     /** An API lookup's key: `user` is then the key's owner, the key names the tool. */
     apiKey: 'API key',
-    apiKeyUnnamed: 'Unnamed',
     colResult: 'Result',
     emptyTitle: 'No lookups yet',
     emptyBody: 'Your lookups will show up here.',

@@ -346,7 +346,6 @@ export const es = {
     colUser: 'Usuario',
     /** An API lookup's key: `user` is then the key's owner, the key names the tool. */
     apiKey: 'Clave de API',
-    apiKeyUnnamed: 'Sin nombre',
     colResult: 'Resultado',
     emptyTitle: 'No hay consultas',
     emptyBody: 'Cuando hagas consultas van a aparecer acá.',

@@ -13,6 +13,7 @@ import { CopyButton } from '../components/CopyButton';
 import { AuditTable } from '../components/AuditTable';
 import { useToast } from '../components/Toast';
 import { IconAlert, IconKey, IconPlus, IconShield } from '../components/Icons';
+import { keyLabel } from '../lib/key-label';
 
 const SCOPES: Scope[] = ['lookup', 'balance', 'history'];
 const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
@@ -218,10 +219,6 @@ function VaultUnlock({ protection, autoLockMinutes, byYou, hiddenSecret }: { pro
       </form>
     </div>
   );
-}
-
-function keyLabel(key: ApiKeyViewDto, unnamed: string): string {
-  return key.name ?? `${unnamed} (${key.prefix})`;
 }
 
 /** `lockedHintId`: set while the vault is locked: reveal and rotate are disabled, described by that hint. */

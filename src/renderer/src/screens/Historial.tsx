@@ -18,6 +18,7 @@ import { LookupResultCard } from './Consulta';
 import { CreditReportCard } from './CreditReport';
 import { downloadCsv } from '../lib/download-csv';
 import { screenTimeZone } from '../lib/time-zone';
+import { keyLabel } from '../lib/key-label';
 
 const PER_PAGE = 10;
 const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
@@ -272,13 +273,7 @@ export function HistorialScreen() {
                       {entry.user.name}
                       {/* An API lookup's user is the key's owner; the key, under the name, says which tool
                           made it. It shares the user's column, which gives way first on a narrow window. */}
-                      {entry.apiKey ? (
-                        <div className="muted small ellipsis key-line" title={`${m.history.apiKey}: ${keyName(entry.apiKey, m.history.apiKeyUnnamed)}`} data-testid="history-row-key">
-                          <IconKey size={12} aria-hidden="true" />
-                          <span className="sr-only">{m.history.apiKey}: </span>
-                          {keyName(entry.apiKey, m.history.apiKeyUnnamed)}
-                        </div>
-                      ) : null}
+                      {entry.apiKey ? <KeyLine label={keyLabel(entry.apiKey, m.keys.unnamed)} /> : null}
                     </td>
                   </tr>
                 ))
@@ -316,8 +311,16 @@ export function HistorialScreen() {
   );
 }
 
-function keyName(key: NonNullable<HistoryEntry['apiKey']>, unnamed: string): string {
-  return key.name ?? `${unnamed} (${key.prefix})`;
+/** The key an API lookup came through, under its user in a row: cut with an ellipsis, whole in the tooltip. */
+function KeyLine({ label }: { label: string }) {
+  const { m } = useI18n();
+  return (
+    <div className="muted small ellipsis key-line" title={`${m.history.apiKey}: ${label}`} data-testid="history-row-key">
+      <IconKey size={12} aria-hidden="true" />
+      <span className="sr-only">{m.history.apiKey}: </span>
+      {label}
+    </div>
+  );
 }
 
 function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () => void }) {
@@ -353,7 +356,7 @@ function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () =>
           <div>
             <dt>{m.history.apiKey}</dt>
             <dd data-testid="history-detail-key">
-              {entry.apiKey.name ?? <span className="muted">{m.history.apiKeyUnnamed}</span>} <span className="mono muted small">{entry.apiKey.prefix}</span>
+              {entry.apiKey.name ?? <span className="muted">{m.keys.unnamed}</span>} <span className="mono muted small">{entry.apiKey.prefix}</span>
             </dd>
           </div>
         ) : null}
