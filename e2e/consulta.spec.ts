@@ -182,3 +182,25 @@ test('a copy button still copies when the clipboard API refuses (as a desktop sh
   // Focus goes back to the button, not to the page's start.
   await expect(button).toBeFocused();
 });
+
+test('a toast stays while the pointer rests on it, and leaves once its time has run without it', async ({ page, state }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.resolve() } });
+  });
+  await page.clock.install();
+  await openApp(page, state);
+  expect(await lookup(page, ACCOUNTS.nacion.cbu)).toBe('result');
+  await page.getByTestId('copy-number').click();
+  const toast = page.getByTestId('toast').filter({ hasText: 'Copiado' });
+  await expect(toast).toBeVisible();
+  // Held under the pointer, it outlives its 4 seconds many times over.
+  await toast.hover();
+  await page.clock.fastForward(30_000);
+  await expect(toast).toBeVisible();
+  // Let go, it finishes the time it had left: still there at 3 s, gone after 4.
+  await page.mouse.move(5, 5);
+  await page.clock.fastForward(3_000);
+  await expect(toast).toBeVisible();
+  await page.clock.fastForward(1_100);
+  await expect(toast).toHaveCount(0);
+});

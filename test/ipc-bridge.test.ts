@@ -76,16 +76,29 @@ describe('channels', () => {
     expect(again.body.value).toEqual({ added: false, balance: first.body.value.balance });
     const consumed = (await call('balance.get', {})).body.value.balances[0].totalConsumed;
     expect(consumed).toBeGreaterThan(0);
-    const todayIn = (timeZone?: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
-    // Without a zone, the process's days; with one, the screen's: its last day is today there, so
-    // the same lookups fall on different dates 26 hours apart.
+    // Each charged lookup counts on its own date in the zone asked for. Today is read on both sides
+    // of the call, which may straddle a midnight (Kiritimati's is 10:00 UTC, Etc/GMT+12's 12:00).
+    const charged = (await call('history.list', { page: 1, per_page: 50 })).body.value.data.filter((e: { creditConsumed: number }) => e.creditConsumed > 0);
+    expect(charged.reduce((sum: number, e: { creditConsumed: number }) => sum + e.creditConsumed, 0)).toBe(consumed);
+    const dateIn = (timeZone: string | undefined, at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(at);
     for (const timeZone of [undefined, 'Pacific/Kiritimati', 'Etc/GMT+12']) {
+      const todayBefore = dateIn(timeZone, new Date());
       const daily = await call('balance.dailyConsumption', { product: 'cbu', days: 7, ...(timeZone ? { timeZone } : {}) });
-      expect(daily.body.value.days).toHaveLength(7);
-      expect(daily.body.value.days.at(-1)).toEqual({ date: todayIn(timeZone), consumed });
-      expect(daily.body.value.days.slice(0, -1).every((d: { consumed: number }) => d.consumed === 0)).toBe(true);
+      const todayAfter = dateIn(timeZone, new Date());
+      const days: { date: string; consumed: number }[] = daily.body.value.days;
+      expect(days).toHaveLength(7);
+      expect([todayBefore, todayAfter]).toContain(days.at(-1)!.date);
+      const expected = new Map<string, number>();
+      for (const e of charged) {
+        const date = dateIn(timeZone, new Date(e.createdAt));
+        expected.set(date, (expected.get(date) ?? 0) + e.creditConsumed);
+      }
+      expect(days).toEqual(days.map((d) => ({ date: d.date, consumed: expected.get(d.date) ?? 0 })));
+      expect(days.reduce((sum, d) => sum + d.consumed, 0)).toBe(consumed);
     }
-    expect(todayIn('Pacific/Kiritimati')).not.toBe(todayIn('Etc/GMT+12'));
+    const now = new Date();
+    // The same lookups fall on different dates in these two zones, 26 hours apart.
+    expect(dateIn('Pacific/Kiritimati', now)).not.toBe(dateIn('Etc/GMT+12', now));
     expect((await call('balance.dailyConsumption', { product: 'cbu', days: 7, timeZone: 'Marte/Olympus' })).body).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER' } });
   });
 
