@@ -198,7 +198,7 @@ describe('titular help and the README agree', () => {
     const helpCodes = [...exitHelp.matchAll(/^ {2}(\d+(?:, \d+)*) /gm)].flatMap((m) => m[1]!.split(', '));
     expect(helpCodes).toEqual(readmeCodes);
     // The variables the README says the CLI reads.
-    for (const variable of ['TITULAR_DATA_DIR', 'TITULAR_PASSPHRASE', 'TITULAR_SYNCHRONOUS', 'TITULAR_DEBUG']) {
+    for (const variable of ['TITULAR_DATA_DIR', 'TITULAR_PASSPHRASE', 'TITULAR_PASSPHRASE_FILE', 'TITULAR_SYNCHRONOUS', 'TITULAR_DEBUG']) {
       expect(main, variable).toMatch(new RegExp(`^ {2}${variable} `, 'm'));
       expect(readme, variable).toContain(variable);
     }

@@ -438,6 +438,45 @@ describe('titular CLI on a passphrase vault', () => {
     expect(json(right).balances).toHaveLength(2);
   }, TEST_TIMEOUT_MS);
 
+  it('TITULAR_PASSPHRASE_FILE: a file holding the passphrase (its line ending not part of it) opens the vault; both variables, a missing, empty or folder file: exit 2 naming the variable, the secret never said', async () => {
+    const dataDir = tempDir();
+    const secrets = tempDir();
+    const file = path.join(secrets, 'passphrase');
+    writeFileSync(file, `${PASSPHRASE}\n`, { mode: 0o600 });
+    const init = await cli(['init', '--org', 'Beta SRL', '--admin-name', 'Bea', '--admin-email', 'bea@beta.test', '--data-dir', dataDir], { env: { TITULAR_PASSPHRASE_FILE: file } });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toMatch(/protected by a passphrase/);
+    // The same vault opens with the passphrase in the variable: the file's newline was not part of it.
+    const byVariable = await cli(['keys', 'list', '--data-dir', dataDir], { env: { TITULAR_PASSPHRASE: PASSPHRASE } });
+    expect(byVariable.code, byVariable.stderr).toBe(0);
+    // A CRLF file (written on Windows) holds the same passphrase.
+    writeFileSync(file, `${PASSPHRASE}\r\n`);
+    expect((await cli(['credits', 'show', '--data-dir', dataDir], { env: { TITULAR_PASSPHRASE_FILE: file } })).code).toBe(0);
+    // A file with another passphrase is a wrong passphrase, as the variable's would be.
+    writeFileSync(file, 'not the passphrase');
+    const wrong = await cli(['keys', 'list', '--data-dir', dataDir], { env: { TITULAR_PASSPHRASE_FILE: file } });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/wrong passphrase/i);
+
+    writeFileSync(file, PASSPHRASE);
+    const refusals: [Record<string, string>, RegExp][] = [
+      [{ TITULAR_PASSPHRASE: PASSPHRASE, TITULAR_PASSPHRASE_FILE: file }, /Set TITULAR_PASSPHRASE or TITULAR_PASSPHRASE_FILE, not both/],
+      [{ TITULAR_PASSPHRASE_FILE: path.join(secrets, 'missing') }, /TITULAR_PASSPHRASE_FILE: .*missing cannot be read \(no such file\)/],
+      [{ TITULAR_PASSPHRASE_FILE: secrets }, /TITULAR_PASSPHRASE_FILE: .* cannot be read \(it is a folder\)/],
+    ];
+    const empty = path.join(secrets, 'empty');
+    writeFileSync(empty, '\n');
+    refusals.push([{ TITULAR_PASSPHRASE_FILE: empty }, /TITULAR_PASSPHRASE_FILE: .*empty is empty/]);
+    for (const [env, message] of refusals) {
+      const run = await cli(['credits', 'show', '--data-dir', dataDir], { env });
+      expect(run.code, JSON.stringify(env)).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr + run.stdout).not.toContain(PASSPHRASE);
+    }
+    // An empty TITULAR_PASSPHRASE_FILE counts as unset, as the other variables do.
+    expect((await cli(['credits', 'show', '--data-dir', dataDir], { env: { TITULAR_PASSPHRASE: PASSPHRASE, TITULAR_PASSPHRASE_FILE: '' } })).code).toBe(0);
+  }, TEST_TIMEOUT_MS);
+
   it('six first runs at once on one data directory: one initializes, the others are told it already is, and the vault is one', async () => {
     const dataDir = tempDir();
     const args = (i: number) => ['init', '--org', `Org ${i}`, '--admin-name', `Admin ${i}`, '--admin-email', `admin${i}@beta.test`, '--data-dir', dataDir];

@@ -1,6 +1,6 @@
 // The headless server as a process, called over a real socket: the README's quick start, graceful
 // shutdown on SIGTERM with requests in flight, and a clear failure when the port is taken.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
@@ -89,6 +89,44 @@ describe('npm run serve', () => {
 
   it('refuses a bad port argument', async () => {
     await expect(startServer(['--port', 'http', '--data-dir', dataDir])).rejects.toThrow(/Not a valid port/);
+  });
+
+  it('opens a passphrase vault from TITULAR_PASSPHRASE_FILE, which keeps the passphrase out of /proc/PID/environ; both variables: exit 2', async () => {
+    const passphrase = 'correct horse battery staple';
+    const prepared = prepareDataDir({ tmpPrefix: 'titular-serve-pass-', keys: { main: {} }, credits: { cbu: 5 }, directoryCsv: DIRECTORY_CSV, passphrase });
+    const file = path.join(prepared.dataDir, '..', `${path.basename(prepared.dataDir)}.passphrase`);
+    writeFileSync(file, `${passphrase}\n`, { mode: 0o600 });
+    /** What another process of the same user reads of the server's environment (Linux). */
+    const environOf = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'latin1');
+    try {
+      const server = await startServer(['--port', '0', '--data-dir', prepared.dataDir], { TITULAR_PASSPHRASE_FILE: file });
+      try {
+        const res = await fetch(`${server.url}/api/v1/lookup?identifier=${DIR.company.cbu}&type=cbu`, { headers: { authorization: `Bearer ${prepared.keys.main.secret}` } });
+        expect(res.status).toBe(200);
+        if (existsSync(`/proc/${server.child.pid}/environ`)) {
+          expect(environOf(server.child.pid!)).toContain(`TITULAR_PASSPHRASE_FILE=${file}`);
+          expect(environOf(server.child.pid!)).not.toContain(passphrase);
+        }
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+      // What the file avoids: given in the variable, the passphrase stays readable there while the server runs.
+      if (existsSync('/proc/self/environ')) {
+        const byVariable = await startServer(['--port', '0', '--data-dir', prepared.dataDir], { TITULAR_PASSPHRASE: passphrase });
+        try {
+          expect(environOf(byVariable.child.pid!)).toContain(`TITULAR_PASSPHRASE=${passphrase}`);
+        } finally {
+          expect(await byVariable.stop()).toBe(0);
+        }
+      }
+      await expect(startServer(['--port', '0', '--data-dir', prepared.dataDir], { TITULAR_PASSPHRASE: passphrase, TITULAR_PASSPHRASE_FILE: file })).rejects.toThrow(
+        /exited with 2[\s\S]*Set TITULAR_PASSPHRASE or TITULAR_PASSPHRASE_FILE, not both/,
+      );
+      await expect(startServer(['--port', '0', '--data-dir', prepared.dataDir], { TITULAR_PASSPHRASE_FILE: `${file}.missing` })).rejects.toThrow(/exited with 2[\s\S]*cannot be read \(no such file\)/);
+    } finally {
+      rmSync(prepared.dataDir, { recursive: true, force: true });
+      rmSync(file, { force: true });
+    }
   });
 
   it('--allow-origin (or TITULAR_ALLOW_ORIGINS) lets a web page of that origin read the answers; other origins get no CORS header', async () => {

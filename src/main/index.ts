@@ -11,6 +11,7 @@ import { ListenConfigError, parseAllowedOrigins, parsePort } from './core/http/l
 import { UI_CSP } from './core/http/static-ui';
 import { osKeychainAvailable, safeStorageProvider } from './electron/safe-storage-provider';
 import { passphraseProvider } from './core/vault/passphrase-provider';
+import { PassphraseEnvironmentError, passphraseFromEnvironment } from './core/vault/passphrase-environment';
 import { keyfileProvider } from './core/vault/keyfile-provider';
 import { VaultUnlockError, type MasterKeyProviderKind } from './core/vault/master-key-provider';
 import { StartupGate } from './core/startup/startup-gate';
@@ -117,7 +118,8 @@ async function start(): Promise<void> {
     synchronous,
     migrationsFolder: app.isPackaged ? path.join(process.resourcesPath, 'drizzle') : path.join(app.getAppPath(), 'drizzle'),
     // Only for development and scripted starts; people type the passphrase in the unlock screen.
-    passphrase: process.env.TITULAR_PASSPHRASE,
+    // Both variables set, or a file that cannot be read, stops the start (the error box) naming it.
+    passphrase: environmentPassphrase(),
     // A key-file vault (set up by `titular init` or `serve` in this same directory) opens as they open it.
     automaticProvider: (kind) => {
       if (kind === 'keyfile') return keyfileProvider(keyFileOf(dataDir));
@@ -287,6 +289,16 @@ app.on('will-quit', (event) => {
     app.exit(code);
   });
 });
+
+/** TITULAR_PASSPHRASE or TITULAR_PASSPHRASE_FILE, or an error the start-up box shows in Spanish first. */
+function environmentPassphrase(): string | undefined {
+  try {
+    return passphraseFromEnvironment(process.env);
+  } catch (error) {
+    if (error instanceof PassphraseEnvironmentError) throw new Error(`Variable de entorno inválida. ${error.message}`);
+    throw error;
+  }
+}
 
 /** TITULAR_PORT and TITULAR_ALLOW_ORIGINS, or an error the start-up box shows in Spanish first. */
 function listenEnvironment(): { envPort: number | null; corsOrigins: string[] } {

@@ -45,9 +45,11 @@ export function prepareDataDir<K extends string>(options: {
   directoryCsv?: string;
   /** Prefix of the temporary directory's name. */
   tmpPrefix?: string;
+  /** A vault protected by this passphrase instead of a key file. */
+  passphrase?: string;
 }): Prepared<K> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), options.tmpPrefix ?? 'titular-reliability-'));
-  const titular = openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, {}) });
+  const titular = openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, options.passphrase ? { TITULAR_PASSPHRASE: options.passphrase } : {}) });
   try {
     const { org, admin } = titular.users.initialize({ orgName: 'Acme Cobranzas', adminName: 'Ada Admin', adminEmail: 'ada@acme.test' });
     const keys = {} as Record<K, PreparedKey>;

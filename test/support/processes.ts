@@ -25,7 +25,7 @@ export interface ServerProcess {
 export function startServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...entryCommand('serve'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, TITULAR_PASSPHRASE: '', ...env },
+    env: { ...process.env, TITULAR_PASSPHRASE: '', TITULAR_PASSPHRASE_FILE: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -69,7 +69,7 @@ export interface CliRun {
 }
 
 export interface CliOptions {
-  /** Variables over a clean environment: TITULAR_PASSPHRASE, TITULAR_DATA_DIR and TITULAR_DEBUG are unset unless given here. */
+  /** Variables over a clean environment: TITULAR_PASSPHRASE(_FILE), TITULAR_DATA_DIR and TITULAR_DEBUG are unset unless given here. */
   env?: Record<string, string>;
   /** Written to stdin, which is otherwise closed. */
   input?: string;
@@ -87,6 +87,7 @@ export interface CliOptions {
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.TITULAR_PASSPHRASE;
+  delete env.TITULAR_PASSPHRASE_FILE;
   delete env.TITULAR_DATA_DIR;
   delete env.TITULAR_DEBUG;
   Object.assign(env, options.env);

@@ -2,18 +2,19 @@
 import { keyFileOf } from '../core/data-dir';
 import { keyfileProvider } from '../core/vault/keyfile-provider';
 import { passphraseProvider } from '../core/vault/passphrase-provider';
+import { passphraseFromEnvironment } from '../core/vault/passphrase-environment';
 import { VaultUnlockError, type MasterKeyProvider, type MasterKeyProviderKind } from '../core/vault/master-key-provider';
 
 /**
- * Headless unlock: TITULAR_PASSPHRASE (scrypt) when set, otherwise a random key file created with
+ * Headless unlock: the passphrase of TITULAR_PASSPHRASE or TITULAR_PASSPHRASE_FILE (scrypt) when set, otherwise a random key file created with
  * 0600 permissions on first run. An existing vault keeps the protection it was created with.
  */
 export function headlessKeyProvider(dataDir: string, env: NodeJS.ProcessEnv = process.env) {
   return (kind: MasterKeyProviderKind | null): MasterKeyProvider => {
-    const passphrase = env.TITULAR_PASSPHRASE;
+    const passphrase = passphraseFromEnvironment(env);
     const wanted = kind ?? (passphrase ? 'passphrase' : 'keyfile');
     if (wanted === 'passphrase') {
-      if (!passphrase) throw new VaultUnlockError('This vault is protected by a passphrase: set TITULAR_PASSPHRASE');
+      if (!passphrase) throw new VaultUnlockError('This vault is protected by a passphrase: set TITULAR_PASSPHRASE or TITULAR_PASSPHRASE_FILE');
       return passphraseProvider(passphrase);
     }
     if (wanted === 'keyfile') return keyfileProvider(keyFileOf(dataDir));

@@ -11,6 +11,7 @@ import { buildStartupApp } from '../core/http/startup-app';
 import { StartupGate } from '../core/startup/startup-gate';
 import { peekDataDir } from '../core/startup/peek-data-dir';
 import { keyfileProvider } from '../core/vault/keyfile-provider';
+import { PassphraseEnvironmentError, passphraseFromEnvironment } from '../core/vault/passphrase-environment';
 import type { FastifyInstance } from 'fastify';
 import { headlessKeyProvider } from './config';
 import { keyFileOf, parseSynchronous, resolveDataDir } from '../core/data-dir';
@@ -39,7 +40,9 @@ const USAGE = `Usage: titular serve [--port N] [--allow-origin ORIGIN]... [--dat
 
 Also run as \`npm run serve -- [options]\` from the project's root.
 
-An empty TITULAR_PORT, TITULAR_ALLOW_ORIGINS, TITULAR_DATA_DIR or TITULAR_SYNCHRONOUS counts as unset; an empty flag is refused.
+A passphrase-protected vault opens with TITULAR_PASSPHRASE, or TITULAR_PASSPHRASE_FILE naming a file that holds it
+(kept out of the environment, which other processes of your user can read); not both.
+An empty TITULAR_PORT, TITULAR_ALLOW_ORIGINS, TITULAR_DATA_DIR, TITULAR_SYNCHRONOUS or TITULAR_PASSPHRASE(_FILE) counts as unset; an empty flag is refused.
 SIGTERM, SIGINT or SIGHUP: requests in flight get ${SHUTDOWN_GRACE_MS / 1000} s, then the connections still open are closed and
 the database is closed; a second one stops at once (exit 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).`;
 
@@ -60,12 +63,12 @@ function flagOrEnv(flag: string | undefined, flagName: string, variable: string,
   return value ? { raw: value, from: variable } : undefined;
 }
 
-/** A listen-config.ts value, or its refusal as a usage error (exit 2). */
+/** A listen-config.ts value or the passphrase the environment gives, or its refusal as a usage error (exit 2). */
 function usageOnRefusal<T>(read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof ListenConfigError) throw new ServeUsageError(error.message);
+    if (error instanceof ListenConfigError || error instanceof PassphraseEnvironmentError) throw new ServeUsageError(error.message);
     throw error;
   }
 }
@@ -144,6 +147,8 @@ async function main(): Promise<void> {
   if (values['data-dir'] !== undefined && values['data-dir'].trim() === '') throw new ServeUsageError('--data-dir needs a directory');
   const dataDir = resolveDataDir(values['data-dir']);
   const synchronous = synchronousOrThrow(flagOrEnv(values.synchronous, 'synchronous', 'TITULAR_SYNCHRONOUS', '--synchronous needs NORMAL or FULL'));
+  // Both passphrase variables, or a file that cannot be read: refused before anything is opened.
+  const passphrase = usageOnRefusal(() => passphraseFromEnvironment(process.env));
   if (values.user !== undefined) {
     if (!values.ui) throw new ServeUsageError('--user works only with --ui (it chooses the browser session\'s user)');
     if (values.user.trim() === '') throw new ServeUsageError('--user needs an email');
@@ -176,7 +181,7 @@ async function main(): Promise<void> {
     const gate = new StartupGate({
       dataDir,
       synchronous,
-      passphrase: process.env.TITULAR_PASSPHRASE,
+      passphrase,
       automaticProvider: (kind) => (kind === 'keyfile' ? keyFile() : null),
       newVaultProvider: keyFile,
     });

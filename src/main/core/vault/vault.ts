@@ -110,7 +110,7 @@ export function rewrapVault(db: Db, vault: Vault, current: MasterKeyProvider, ne
 function describe(kind: MasterKeyProviderKind): string {
   switch (kind) {
     case 'passphrase':
-      return 'a passphrase (set TITULAR_PASSPHRASE)';
+      return 'a passphrase (set TITULAR_PASSPHRASE or TITULAR_PASSPHRASE_FILE)';
     case 'keyfile':
       return 'a key file (master.key in the data directory)';
     case 'os':

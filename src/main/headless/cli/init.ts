@@ -18,8 +18,9 @@ export const initCommands: CommandSpec[] = [
       '--admin-name NAME     the first admin user',
       '--admin-email EMAIL   their email (identifies them in --as and --owner)',
       '',
-      'The vault is protected by TITULAR_PASSPHRASE when it is set (8+ characters), otherwise by a',
-      'random key file (master.key, mode 0600) in the data directory. Refuses to run twice.',
+      'The vault is protected by a passphrase when TITULAR_PASSPHRASE (8+ characters) or',
+      'TITULAR_PASSPHRASE_FILE (a file holding it) is set, otherwise by a random key file',
+      '(master.key, mode 0600) in the data directory. Refuses to run twice.',
     ],
     options: {
       org: { type: 'string' },
@@ -61,7 +62,7 @@ export const initCommands: CommandSpec[] = [
         out.fields([
           ['Organization', `${org.name} (${org.id})`],
           ['Admin', `${admin.name} <${admin.email}> (${admin.id})`],
-          ['Vault', vault === 'passphrase' ? 'protected by TITULAR_PASSPHRASE' : `protected by the key file ${keyFileOf(ctx.dataDir)}`],
+          ['Vault', vault === 'passphrase' ? 'protected by a passphrase (TITULAR_PASSPHRASE or TITULAR_PASSPHRASE_FILE)' : `protected by the key file ${keyFileOf(ctx.dataDir)}`],
         ]);
         if (vault === 'keyfile') out.line(out.style('yellow', 'Back up master.key with the database: without it the stored API keys cannot be revealed.'));
         out.line();

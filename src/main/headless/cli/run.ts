@@ -5,6 +5,7 @@ import { TitularError } from '../../core/errors';
 import { VaultUnlockError } from '../../core/vault/master-key-provider';
 import { VaultLockedError } from '../../core/vault/vault';
 import { parseSynchronous, resolveDataDir } from '../../core/data-dir';
+import { PassphraseEnvironmentError, passphraseFromEnvironment } from '../../core/vault/passphrase-environment';
 import { GLOBAL_OPTIONS, UsageError, commandWords, isValueRefusal, parseCommandLine, stringOption, valueFlagsOf, wantsHelp } from './args';
 import { COMMANDS, commandUsage, findCommand, groupUsage, mainUsage, subcommandsOf, takesAs } from './commands';
 import { CliError, openSession, type BaseContext, type CommandSpec } from './context';
@@ -85,6 +86,13 @@ export async function runCli(argv: readonly string[], io: RunOptions): Promise<n
     // Read as `serve` reads it; a value it does not know is refused before anything is opened, not ignored.
     if (parseSynchronous(io.env.TITULAR_SYNCHRONOUS) === null) {
       throw new UsageError(`TITULAR_SYNCHRONOUS must be NORMAL or FULL, not ${io.env.TITULAR_SYNCHRONOUS}`, spec.name);
+    }
+    // Both passphrase variables set, or a passphrase file that cannot be read: refused before anything is opened.
+    try {
+      passphraseFromEnvironment(io.env);
+    } catch (error) {
+      if (error instanceof PassphraseEnvironmentError) throw new UsageError(error.message, spec.name);
+      throw error;
     }
     const asEmail = stringOption(values, 'as');
     // `setup` commands (init, restore) run before there is a user to act as: see takesAs.
