@@ -4,7 +4,7 @@
 // the localhost API starts answering. Then the admin's Ajustes screen. Screenshots:
 // bienvenida.png, desbloqueo.png, ajustes.png.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -186,6 +186,12 @@ test('Ajustes: the admin changes auto-lock and the resolvers, and stores a remot
   await expect(page.getByTestId('settings-backup-hint')).toContainText(`titular backup --data-dir "${dataDir}" CARPETA`);
   await expect(page.getByTestId('settings-backup-hint')).toContainText('misma frase de acceso');
   await expect(page.getByTestId('settings-restore-hint')).toHaveText(`Para volver a una copia, cerrá Titular y, desde una terminal: titular restore --data-dir "${dataDir}" CARPETA.`);
+  // A file where the backups' folder goes: the banner's title says why, in Spanish, and nothing is made.
+  writeFileSync(`${dataDir}-copias`, 'not a folder');
+  await page.getByTestId('settings-backup').click();
+  const refused = page.getByTestId('settings-backup-error');
+  await expect(refused.locator('.banner-title')).toHaveText(new RegExp(`^No se pudo crear la carpeta de la copia de seguridad .*: ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-copias es un archivo, no una carpeta\\.$`));
+  rmSync(`${dataDir}-copias`);
   // A backup from the screen: a new folder beside the data directory, holding the database.
   await page.getByTestId('settings-backup').click();
   const made = page.getByTestId('settings-backup-folder');

@@ -16,6 +16,8 @@ import { runCli } from './support/processes';
 import { dispatch } from '../src/main/core/ipc/handlers';
 import type { ChannelOutput } from '../src/shared/ipc/contract';
 import { defaultBackupRoot, newBackupFolder } from '../src/main/core/backup/backup-folder';
+import { serverMessageInSpanish } from '../src/shared/messages-es';
+import { canMountSmallDisk, mountSmallDisk } from './support/small-disk';
 
 const TIMEOUT_MS = 60_000;
 let f: Fixture;
@@ -217,6 +219,40 @@ describe('a backup from the desktop (the data.backup channel)', () => {
     expect(readdirSync(made.directory).sort()).toEqual(['master.key', 'titular.db']);
     await expect(dispatch(f.titular, { userId: f.operatorId, backupRoot: root }, 'data.backup', {})).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
     expect(readdirSync(root)).toEqual([path.basename(made.directory)]);
+  }, TIMEOUT_MS);
+
+  it('a folder that cannot be made is refused by name, in Spanish on the Spanish screens', async () => {
+    const blocker = folder('a-file');
+    writeFileSync(blocker, 'not a folder');
+    const refusal = dispatch(f.titular, { userId: f.adminId, backupRoot: blocker }, 'data.backup', {});
+    await expect(refusal).rejects.toMatchObject({ status: 400, code: 'INVALID_PARAMETER' });
+    const message = ((await refusal.catch((e: Error) => e)) as Error).message;
+    expect(message).toMatch(new RegExp(`^The backup folder ${blocker}/titular-[\\d-]+ cannot be created: ${blocker} is a file, not a folder`));
+    expect(serverMessageInSpanish(message)).toMatch(new RegExp(`^No se pudo crear la carpeta de la copia de seguridad ${blocker}/titular-[\\d-]+: ${blocker} es un archivo, no una carpeta\\.$`));
+  });
+
+  // Mounting a small tmpfs needs root, as on this project's CI machine; elsewhere these are skipped.
+  it.skipIf(!canMountSmallDisk)('a full disk is said as such (CLI and desktop), with the size to make room for, and leaves nothing behind', async () => {
+    const disk = mountSmallDisk(64)!;
+    try {
+      const size = statSync(path.join(f.dataDir, 'titular.db')).size;
+      expect(size, 'the database must not fit on the small disk').toBeGreaterThan(64 * 1024);
+      const run = await backup(path.join(disk.dir, 'copy'));
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/There is not enough free space for the backup in \S+\/copy: the database takes about [\d.]+ MB; free some space there, or back up to another disk/);
+      expect(readdirSync(disk.dir)).toEqual([]);
+
+      const refusal = dispatch(f.titular, { userId: f.adminId, backupRoot: disk.dir }, 'data.backup', {});
+      await expect(refusal).rejects.toMatchObject({ status: 400, code: 'INVALID_PARAMETER' });
+      const message = ((await refusal.catch((e: Error) => e)) as Error).message;
+      expect(serverMessageInSpanish(message)).toMatch(/^No hay espacio libre suficiente para la copia de seguridad en \S+: la base de datos ocupa unos [\d,]+ MB\. Liberá espacio en ese disco\.$/);
+      expect(readdirSync(disk.dir)).toEqual([]);
+      // Titular goes on: the next backup, with room for it, is whole.
+      const made = (await dispatch(f.titular, { userId: f.adminId, backupRoot: folder('after-full') }, 'data.backup', {})) as ChannelOutput<'data.backup'>;
+      expect(readdirSync(made.directory).sort()).toEqual(['master.key', 'titular.db']);
+    } finally {
+      disk.unmount();
+    }
   }, TIMEOUT_MS);
 
   it('without a host folder, beside the data directory', () => {

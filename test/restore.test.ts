@@ -8,6 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, startServer } from './support/processes';
+import { canMountSmallDisk, mountSmallDisk } from './support/small-disk';
 
 /** A dozen CLI processes per test: seconds alone, far more on the loaded CI machine. */
 const TIMEOUT_MS = 120_000;
@@ -152,6 +153,24 @@ describe('titular restore', () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('Missing FOLDER: titular restore FOLDER');
     expect((await cli(['restore', good, '--as', 'bea@beta.test', '--data-dir', dataDir])).code).toBe(2);
+  }, TIMEOUT_MS);
+
+  // Mounting a small tmpfs needs root, as on this project's CI machine; elsewhere this is skipped.
+  it.skipIf(!canMountSmallDisk)('onto a disk without room for it: said as such, with the size to make room for, and nothing left behind', async () => {
+    const source = await initialized();
+    const backup = place('backup');
+    await ok(['backup', backup, '--data-dir', source]);
+    const size = statSync(path.join(backup, 'titular.db')).size;
+    const disk = mountSmallDisk(Math.floor(size / 1024 / 2))!;
+    try {
+      const dataDir = path.join(disk.dir, 'data');
+      const run = await cli(['restore', backup, '--data-dir', dataDir]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`There is not enough free space in ${dataDir} to restore: the backup's database takes about ${(size / 1e6).toFixed(1)} MB; nothing was changed`);
+      expect(readdirSync(dataDir)).toEqual([]);
+    } finally {
+      disk.unmount();
+    }
   }, TIMEOUT_MS);
 
   it('repairs a damaged data directory: the unreadable database is moved aside and the backup opens', async () => {

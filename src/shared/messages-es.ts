@@ -77,6 +77,12 @@ const RULES: readonly Rule[] = [
   [/^identifier is required/, () => 'Falta el identificador (un CBU/CVU o un alias).'],
   [/^type (is required|must be cbu or alias)/, () => 'El tipo debe ser cbu o alias.'],
   [/^tax_id is required/, () => 'Falta el CUIT/CUIL (11 dígitos).'],
+  // Backups made from Ajustes (src/main/core/backup/backup.ts, src/main/core/folders.ts). The folder is
+  // the app's own there, so the English advice to choose another one is not repeated.
+  [/^There is not enough free space for the backup in (.+): the database takes about (.+?); free some space there, or back up to another disk$/, (folder, size) => `No hay espacio libre suficiente para la copia de seguridad en ${folder}: la base de datos ocupa unos ${size.replace('.', ',')}. Liberá espacio en ese disco.`],
+  [/^The backup folder (.+) cannot be created \((.+)\)(?:; .*)?$/, (folder, reason) => `No se pudo crear la carpeta de la copia de seguridad ${folder} (${FOLDER_REASON[reason] ?? reason}).`],
+  [/^The backup folder (.+?) cannot be created: (.+) (is a file, not a folder|is not a folder|is a link to nothing, not a folder)(?:; .*)?$/, (folder, inTheWay, what) => `No se pudo crear la carpeta de la copia de seguridad ${folder}: ${inTheWay} ${FOLDER_PROBLEM[what] ?? what}.`],
+  [/^The backup folder (.+) (is a file, not a folder|is not a folder|is a link to nothing, not a folder)(?:; .*)?$/, (folder, what) => `La carpeta de la copia de seguridad ${folder} ${FOLDER_PROBLEM[what] ?? what}.`],
   // Lookup outcomes (src/main/core/lookup/lookup-record.ts), as a bulk row's export states them
   [/^No account was found for this identifier$/, () => 'No encontramos ninguna cuenta para ese identificador.'],
   [/^No credit report was found for this CUIT\/CUIL$/, () => 'No encontramos un informe para ese CUIT/CUIL.'],
@@ -84,6 +90,17 @@ const RULES: readonly Rule[] = [
   [/^The (account data|credit report) source is unavailable/, () => 'El servicio de datos no está disponible; probá de nuevo en unos minutos.'],
   [/^Internal error$/, () => 'Error interno.'],
 ];
+
+const FOLDER_REASON: Record<string, string> = {
+  'permission denied': 'permiso denegado',
+  'read-only file system': 'el disco es de solo lectura',
+};
+
+const FOLDER_PROBLEM: Record<string, string> = {
+  'is a file, not a folder': 'es un archivo, no una carpeta',
+  'is not a folder': 'no es una carpeta',
+  'is a link to nothing, not a folder': 'es un enlace a nada, no una carpeta',
+};
 
 const BULK_STATUS: Record<string, string> = {
   completed: 'completo',

@@ -12,6 +12,7 @@ import { stateRefusal } from '../errors';
 import { ensureFolder, folderProblem } from '../folders';
 import type { MasterKeyProviderKind } from '../vault/master-key-provider';
 import { copyDatabase } from './database-copy';
+import { isDiskFull, megabytes } from './disk-full';
 import { syncFile, syncFolder } from './fsync';
 import { isSameOrInside } from '../paths';
 import { DATABASE_FILE, KEY_FILE, keyFileOf } from '../data-dir';
@@ -75,6 +76,10 @@ export async function backupDataDir(options: {
   } catch (error) {
     for (const file of [...partials, keyFile, database]) rmSync(file, { force: true });
     if (created) rmSync(directory, { recursive: true, force: true });
+    if (isDiskFull(error)) {
+      const needed = statSync(options.databasePath).size;
+      throw stateRefusal(`There is not enough free space for the backup in ${directory}: the database takes about ${megabytes(needed)}; free some space there, or back up to another disk`);
+    }
     throw error;
   }
   const files = [{ name: DATABASE_FILE, bytes: statSync(database).size }];

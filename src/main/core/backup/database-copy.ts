@@ -8,24 +8,31 @@ import { driverPath } from '../db/driver-path';
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.source, { readonly: true, fileMustExist: true });
+// SQLite's code (SQLITE_FULL: the disk is full) goes back with its message: a thrown error would
+// reach the parent without it.
 try {
-  db.prepare('VACUUM INTO ?').run(workerData.target);
-} finally {
-  db.close();
+  const db = new Database(workerData.source, { readonly: true, fileMustExist: true });
+  try {
+    db.prepare('VACUUM INTO ?').run(workerData.target);
+  } finally {
+    db.close();
+  }
+  parentPort.postMessage({ ok: true });
+} catch (error) {
+  parentPort.postMessage({ ok: false, message: String(error && error.message), code: error && error.code });
 }
-parentPort.postMessage('done');
 `;
 
-/** Copies the database at `source` into the empty file `target`; rejects with SQLite's reason. */
+/** Copies the database at `source` into the empty file `target`; rejects with SQLite's reason and code. */
 export function copyDatabase(source: string, target: string): Promise<void> {
   const driver = driverPath();
   if (!driver) return Promise.reject(new Error('Cannot find the SQLite driver (better-sqlite3) for the backup'));
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, source, target } });
     let done = false;
-    worker.once('message', () => {
-      done = true;
+    worker.once('message', (result: { ok: boolean; message?: string; code?: string }) => {
+      if (result.ok) done = true;
+      else reject(Object.assign(new Error(result.message), { code: result.code }));
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {

@@ -16,6 +16,7 @@ import { stateRefusal } from '../errors';
 import { DATABASE_FILE, KEY_FILE } from '../data-dir';
 import type { MasterKeyProviderKind } from '../vault/master-key-provider';
 import { copyDatabase } from './database-copy';
+import { isDiskFull, megabytes } from './disk-full';
 import { syncFile, syncFolder } from './fsync';
 import { localStamp } from './backup-folder';
 import { ensureFolder, folderProblem } from '../folders';
@@ -78,6 +79,10 @@ export async function restoreDataDir(options: { backup: string; dataDir: string;
     }
   } catch (error) {
     for (const file of [partialDatabase, partialKey]) rmSync(file, { force: true });
+    if (isDiskFull(error)) {
+      const needed = statSync(path.join(backup, DATABASE_FILE)).size;
+      throw stateRefusal(`There is not enough free space in ${dataDir} to restore: the backup's database takes about ${megabytes(needed)}; nothing was changed`);
+    }
     throw error;
   }
   if (protection === 'keyfile') renameSync(partialKey, keyFile);

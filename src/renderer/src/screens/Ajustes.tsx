@@ -291,7 +291,8 @@ function DataCard({ dataDir, protection }: { dataDir: string; protection: AppSet
             <span>{backup.isPending ? m.settings.backingUp : m.settings.backupNow}</span>
           </button>
         </div>
-        {backup.isError ? <ErrorBanner error={backup.error} testId="settings-backup-error" /> : null}
+        {/* Not about typed data: the reason (a full disk, a folder that cannot be made) is the title. */}
+        {backup.isError ? <ErrorBanner error={backup.error} testId="settings-backup-error" reasonAsTitle /> : null}
         {backup.data ? (
           <div className="inline-success" role="status" data-testid="settings-backup-done">
             <span>{m.settings.backupDone}</span>
