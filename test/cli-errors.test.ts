@@ -1,7 +1,7 @@
 // The CLI's failures as an admin meets them, run as a process: a file where a folder should be, an
 // export path that cannot be written, a bad input file (exit 1) against a bad flag (exit 2), a job
 // that cannot be resumed, messages that name their flag; and the help texts agreeing with the README.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,6 +97,68 @@ describe('titular CLI: errors an admin can act on', () => {
     const long = path.join(work, `${'h'.repeat(248)}.csv`);
     expectOneLineFailure(await cli(d('history', 'export', '--format', 'csv', '--output', long)), /^titular: Cannot write .+: ENAMETOOLONG/);
     expect(readdirSync(work).filter((name) => name.includes('hhhh'))).toEqual([]);
+  }, TIMEOUT_MS);
+
+  it('an export into the data directory, or onto the list being read, is refused and writes nothing: it would destroy the database or key, or be charged again as a new list', async () => {
+    const before = await ok(d('credits', 'show', '--json'));
+    const list = path.join(work, 'self.csv');
+    writeFileSync(list, `identifier\n${CBUS[0]}\n`);
+    const listBefore = readFileSync(list, 'utf8');
+    const linkToData = path.join(work, 'data-link');
+    symlinkSync(dataDir, linkToData);
+    const intoData = (target: string) => new RegExp(`^titular: Cannot write ${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it is in the data directory .+, which holds Titular's database and vault key; choose a file elsewhere$`);
+    for (const [args, target] of [
+      [['history', 'export', '--format', 'csv', '-o', path.join(dataDir, 'titular.db')], path.join(dataDir, 'titular.db')],
+      [['history', 'export', '--format', 'json', '--output', path.join(linkToData, 'master.key')], path.join(linkToData, 'master.key')],
+      [['bulk', 'run', list, '--export', path.join(dataDir, 'master.key')], path.join(dataDir, 'master.key')],
+      [['bulk', 'run', list, '--export', path.join(dataDir, 'new.csv')], path.join(dataDir, 'new.csv')],
+    ] as const) {
+      expectOneLineFailure(await cli(d(...args)), intoData(target));
+    }
+    expectOneLineFailure(await cli(d('bulk', 'run', list, '--export', list)), `Cannot write ${list}: it is the file being read; choose another file for the results`);
+    const hardLink = path.join(work, 'self-hardlink.csv');
+    linkSync(list, hardLink);
+    expectOneLineFailure(await cli(d('bulk', 'run', list, '--export', hardLink)), `Cannot write ${hardLink}: it is the file being read; choose another file for the results`);
+    // Nothing was written, run or charged: the database opens with the same balances, the list is as it was.
+    expect(await ok(d('credits', 'show', '--json'))).toBe(before);
+    expect(readFileSync(list, 'utf8')).toBe(listBefore);
+    expect(readdirSync(dataDir).filter((name) => name.endsWith('.csv') || name.endsWith('.tmp'))).toEqual([]);
+    expect((JSON.parse(await ok(d('bulk', 'list', '--json'))) as { jobs: { name: string }[] }).jobs.map((job) => job.name)).not.toContain('self.csv');
+  }, TIMEOUT_MS);
+
+  it('an option that takes one value, given twice, is refused (exit 2) and changes nothing; so is an empty --reference, which would lose a retry\'s idempotency', async () => {
+    const before = await ok(d('credits', 'show', '--json'));
+    for (const [args, flag] of [
+      [['credits', 'add', '--product', 'cbu', '--amount', '5', '--amount', '7'], 'amount'],
+      [['credits', 'add', '--product', 'cbu', '--product', 'informes', '--amount', '5'], 'product'],
+      [['history', 'export', '--format', 'csv', '--out', 'a.csv', '--out=b.csv'], 'out'],
+      [['keys', 'create', '--product', 'cbu', '--product', 'informes', '--scopes', 'lookup'], 'product'],
+    ] as const) {
+      const run = await cli(d(...args));
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr.split('\n')[0]).toBe(`titular: --${flag} was given more than once: give it once`);
+    }
+    const empty = await cli(d('credits', 'add', '--product', 'cbu', '--amount', '5', '--reference', ''));
+    expect(empty.code, empty.stderr).toBe(2);
+    expect(empty.stderr.split('\n')[0]).toBe('titular: --reference needs a value (or leave it out for a purchase without one)');
+    expect(await ok(d('credits', 'show', '--json'))).toBe(before);
+    // Options meant to repeat still do.
+    expect((await cli(d('keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--ip', '10.0.0.1', '--ip', '10.0.0.2', '--json'))).code).toBe(0);
+    // One credit is one credit (informes: the cbu balance stays 0 for the tests below).
+    expect(await ok(d('credits', 'add', '--product', 'informes', '--amount', '1'))).toMatch(/^Added 1 informes credit\. Balance: /);
+  }, TIMEOUT_MS);
+
+  it('a list with no valid identifier is refused (exit 1) before a job is made, saying why; a list of CUITs is pointed to --product informes', async () => {
+    const cuits = path.join(work, 'cuits.txt');
+    writeFileSync(cuits, '20-12345678-6\n27123456780\n');
+    const run = await cli(d('bulk', 'run', cuits));
+    expectOneLineFailure(run, `${cuits}: None of its 2 rows is a valid identifier (they are CUIT/CUILs, which are looked up in a credit report (Informes) job); nothing was looked up or charged. To look up credit reports: titular bulk run ${cuits} --product informes`);
+    const bad = path.join(work, 'bad-one.txt');
+    writeFileSync(bad, '123\n');
+    expectOneLineFailure(await cli(d('bulk', 'run', bad)), /^titular: .*bad-one\.txt: Its one row is not a valid identifier \(.+\); nothing was looked up or charged$/);
+    const { jobs } = JSON.parse(await ok(d('bulk', 'list', '--json'))) as { jobs: { name: string }[] };
+    expect(jobs.map((job) => job.name)).not.toContain('cuits.txt');
+    expect(jobs.map((job) => job.name)).not.toContain('bad-one.txt');
   }, TIMEOUT_MS);
 
   it('a bad input file is a failed operation (exit 1) in bulk run as in directory import; a bad flag stays a usage error (exit 2)', async () => {
@@ -202,6 +264,11 @@ describe('titular help and the README agree', () => {
       expect(main, variable).toMatch(new RegExp(`^ {2}${variable} `, 'm'));
       expect(readme, variable).toContain(variable);
     }
+  }, TIMEOUT_MS);
+
+  it('help answers for serve and version, which the main help lists', async () => {
+    for (const args of [['help', 'serve'], ['serve', '--help']]) expect(await ok(args)).toMatch(/^Usage: titular serve \[--port N\]/);
+    expect(await ok(['help', 'version'])).toMatch(/^Usage: titular version \(also --version, -V\)/);
   }, TIMEOUT_MS);
 
   it('every command of the CLI is in the README\'s command table', () => {

@@ -10,6 +10,7 @@ import { headlessKeyProvider } from '../../src/main/headless/config';
 import { runCli, type CliRun } from '../support/processes';
 import { checkLedgerInvariants } from '../support/invariants';
 import { breakCheckDigit } from '../support/directory-data';
+import { withCheckDigits } from '../../src/shared/identifiers';
 import { bulkList, csvCells, generateDirectory } from './bulk-data';
 
 const RUN_TIMEOUT_MS = 90_000;
@@ -295,6 +296,38 @@ describe('titular bulk', () => {
       core.database.sqlite.prepare("SELECT DISTINCT u.email FROM bulk_job_items i JOIN lookups l ON l.id = i.lookup_id JOIN users u ON u.id = l.user_id WHERE i.job_id = ?").all(jobId),
     );
     expect(users).toEqual([{ email: 'oscar@acme.test' }]);
+  });
+
+  it('a Ctrl-C while a large list is still being read stops the run before its first lookup: nothing charged', { timeout: 180_000 }, async () => {
+    // 300,000 new identifiers: reading them into a new job takes seconds, synchronously. A signal sent
+    // then waits in the event loop; it used to be let in only after the first batch was dispatched.
+    const numbers = Array.from({ length: 300_000 }, (_, i) => withCheckDigits('011', '0002', String(i).padStart(13, '0')));
+    const big = path.join(path.dirname(dataDir), 'grande.txt');
+    writeFileSync(big, numbers.join('\n'));
+    const chargedBefore = withCore(dataDir, (core) => core.ledger.balances(core.users.requireOrganization().id).find((b) => b.productSlug === 'cbu')!.totalConsumed);
+    // The signal must come after the CLI listens for it (else it ends the process: no exit code) and
+    // before the job is made (its "Bulk job" line): sent later on each try where it came too early.
+    let run: Run | null = null;
+    for (let delayMs = 700; delayMs <= 3_000 && run === null; delayMs += 700) {
+      let printed = '';
+      const attempt = await runCli(['bulk', 'run', big, '--again', '--data-dir', dataDir], {
+        timeoutMs: RUN_TIMEOUT_MS,
+        onSpawn: (child) => {
+          child.stdout!.on('data', (chunk: string | Buffer) => (printed += String(chunk)));
+          setTimeout(() => {
+            if (!/^Bulk job/m.test(printed)) child.kill('SIGINT');
+          }, delayMs);
+        },
+      });
+      if (attempt.code !== null) run = attempt;
+    }
+    expect(run, 'the CLI never caught the signal in time').not.toBeNull();
+    expect(run!.code, run!.stdout + run!.stderr).toBe(4);
+    expect(run!.stdout).toContain('Stopped before the end: 0 of 300,000 done (found 0, not found 0, errors 0; 0 credits charged in total).');
+    const chargedAfter = withCore(dataDir, (core) => core.ledger.balances(core.users.requireOrganization().id).find((b) => b.productSlug === 'cbu')!.totalConsumed);
+    expect(chargedAfter).toBe(chargedBefore);
+    const jobId = jobIdOf(run!.stdout);
+    await ok(dataDir, ['bulk', 'cancel', jobId]);
   });
 
   it('reports bad arguments (exit 2) and missing files or jobs (exit 1)', { timeout: 60_000 }, async () => {

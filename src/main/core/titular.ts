@@ -187,7 +187,8 @@ export function openTitular(options: TitularOptions): Titular {
       commits.flush();
       const protection = vaultProviderKind(db);
       if (!protection) throw new Error('the vault has no protection recorded');
-      const result = await backupDataDir({ databasePath: sqlite.name, dataDir, protection, destination });
+      const databaseBytes = Number(sqlite.pragma('page_count', { simple: true })) * Number(sqlite.pragma('page_size', { simple: true }));
+      const result = await backupDataDir({ databasePath: sqlite.name, databaseBytes, dataDir, protection, destination });
       audit.record({
         orgId: actor.orgId,
         actorUserId: actor.userId,

@@ -29,6 +29,8 @@ export interface BackupResult {
 export async function backupDataDir(options: {
   /** The database file to copy (the open connection's). */
   databasePath: string;
+  /** How large the copy will be (pages × page size): the file alone may be small, its pages still in the WAL. */
+  databaseBytes?: number;
   dataDir: string;
   protection: MasterKeyProviderKind;
   destination: string;
@@ -77,7 +79,7 @@ export async function backupDataDir(options: {
     for (const file of [...partials, keyFile, database]) rmSync(file, { force: true });
     if (created) rmSync(directory, { recursive: true, force: true });
     if (isDiskFull(error)) {
-      const needed = statSync(options.databasePath).size;
+      const needed = options.databaseBytes ?? statSync(options.databasePath).size;
       throw stateRefusal(`There is not enough free space for the backup in ${directory}: the database takes about ${megabytes(needed)}; free some space there, or back up to another disk`);
     }
     throw error;

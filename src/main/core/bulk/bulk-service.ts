@@ -5,6 +5,7 @@ import type Database from 'better-sqlite3';
 import type { LookupService } from '../lookup/lookup-service';
 import { invalidParameter, notFound, stateRefusal } from '../errors';
 import { maskKeys } from '../keys/secrets';
+import { analyzeTaxId } from '../../../shared/identifiers/cuit';
 import type { ProductSlug } from '../../../shared/api/common';
 import { RESUMABLE_STATUSES, type BulkJobView } from '../../../shared/api/bulk';
 import { BulkInputError, bulkInputHash, parseBulkInput, type BulkInput } from './bulk-input';
@@ -31,6 +32,12 @@ export interface PrepareInput {
    * job another process completes meanwhile is not followed by a second, charged one.
    */
   refuseCompleted?: boolean;
+  /**
+   * Refuse an input none of whose rows is valid instead of making a job with nothing to look up (the
+   * CLI: such a job would "complete" at once, and running the fixed file's old version again would
+   * then be refused as already looked up).
+   */
+  refuseAllInvalid?: boolean;
 }
 
 /** The input was looked up already (its job completed) and the caller asked not to charge it again. */
@@ -79,6 +86,14 @@ export class BulkService {
       throw error;
     }
     if (parsed.rows.length === 0) throw invalidParameter('The input has no identifiers: one per line, or a CSV with an "identifier" column');
+    if (parsed.items.length === 0 && input.refuseAllInvalid) {
+      const reasons = [...new Set(parsed.rows.map((r) => r.invalid ?? ''))].slice(0, 3);
+      const rows = parsed.rows.length === 1 ? 'Its one row is not a valid identifier' : `None of its ${parsed.rows.length.toLocaleString('en-US')} rows is a valid identifier`;
+      // A list of CUITs given as the default product: its rows are "not 22 digits", which hides why.
+      const cuits = input.product === 'cbu' && parsed.rows.every((r) => analyzeTaxId(r.raw).ok);
+      const why = cuits ? 'they are CUIT/CUILs, which are looked up in a credit report (Informes) job' : reasons.join('; ');
+      throw invalidParameter(`${rows} (${why}); nothing was looked up or charged`);
+    }
     // Under the write lock: two processes given the same file at once (two `titular bulk run`s, the
     // CLI and the desktop) make one job, which both then run, not two jobs that each charge.
     return this.#createOnce.immediate({ ...input, inputHash, parsed });

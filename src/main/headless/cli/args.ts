@@ -79,9 +79,21 @@ export function parseCommandLine(argv: readonly string[], command: string, optio
       options: { ...GLOBAL_OPTIONS, ...options },
       allowPositionals: true,
       strict: true,
+      tokens: true,
     });
   } catch (error) {
     throw new UsageError(describeParseError(error, command), command);
+  }
+  // parseArgs keeps the last of a repeated option: `--amount 5 --amount 7` would add 7 credits, and
+  // `--product cbu --product informes` charge the other product. An option that takes one value is
+  // refused when given twice, as --out with --output is.
+  const specs: OptionSpecs = { ...GLOBAL_OPTIONS, ...options };
+  const seen = new Set<string>();
+  for (const token of parsed.tokens ?? []) {
+    const spec = token.kind === 'option' ? specs[token.name] : undefined;
+    if (token.kind !== 'option' || spec?.type !== 'string' || spec.multiple) continue;
+    if (seen.has(token.name)) throw new UsageError(`--${token.name} was given more than once: give it once`, command);
+    seen.add(token.name);
   }
   const words = command.split(' ');
   const positionals = [...parsed.positionals];

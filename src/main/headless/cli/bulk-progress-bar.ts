@@ -9,6 +9,8 @@ const BAR_WIDTH = 24;
 
 const fmt = new Intl.NumberFormat('en-US');
 export const count = (n: number) => fmt.format(n);
+/** "1 row", "2,500 rows": a count with its noun in the singular for one. */
+export const counted = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
 /** "1:05:09", "4:07", "0:03"; "?" while unknown. */
 export function formatEta(seconds: number | null): string {

@@ -14,10 +14,10 @@ import { BULK_CSV_COLUMNS } from '../../core/bulk/bulk-export';
 import { BulkAlreadyCompleted } from '../../core/bulk/bulk-service';
 import { UsageError, booleanOption, oneOf, outputFileOption, outputFileOptions, stringOption, wholeNumber } from './args';
 import { CliError, userByEmail, type CommandSpec, type SessionContext } from './context';
-import { ProgressReporter, count, progressText } from './bulk-progress-bar';
+import { ProgressReporter, count, counted, progressText } from './bulk-progress-bar';
 import { readInputText, withFileContent } from './input-file';
 import { LANG_OPTION, exportDialect } from './export-lang';
-import { exportTarget, refuseJsonWithCsvOnStdout, removeQuietly } from './export-target';
+import { exportTarget, refuseJsonWithCsvOnStdout, removeQuietly, writeFailure } from './export-target';
 import type { CsvDialect } from '../../core/export/csv-dialect';
 
 export const EXIT_OUT_OF_CREDITS = 3;
@@ -58,7 +58,7 @@ class ExportFile {
     try {
       this.#fd = openSync(this.#temporary, 'wx', 0o600);
     } catch (error) {
-      throw new CliError(`Cannot write ${target}: ${(error as Error).message}`);
+      throw writeFailure(target, error);
     }
   }
 
@@ -69,7 +69,7 @@ class ExportFile {
       renameSync(this.#temporary, this.target);
     } catch (error) {
       this.discard();
-      throw new CliError(`Cannot write ${this.target}: ${(error as Error).message}`);
+      throw writeFailure(this.target, error);
     }
   }
 
@@ -92,7 +92,7 @@ async function writeToStdout(ctx: SessionContext, jobId: string, dialect: CsvDia
 }
 
 function describeJob(job: BulkJobView): string {
-  const parts = [`${count(job.totalRows)} rows`, `${count(job.totalItems)} distinct identifiers`];
+  const parts = [counted(job.totalRows, 'row', 'rows'), counted(job.totalItems, 'distinct identifier', 'distinct identifiers')];
   if (job.duplicateRows > 0) parts.push(`${count(job.duplicateRows)} repeated`);
   if (job.invalidRows > 0) parts.push(`${count(job.invalidRows)} invalid (not looked up, not charged)`);
   return parts.join(', ');
@@ -102,9 +102,9 @@ function describeJob(job: BulkJobView): string {
  * The `--export` file of a run, opened before anything else happens: a path that cannot be written
  * fails before a job is created or a credit spent.
  */
-function openRunExport(ctx: SessionContext): ExportFile | null {
+function openRunExport(ctx: SessionContext, input?: string): ExportFile | null {
   const exportTo = stringOption(ctx.values, 'export');
-  return exportTo !== undefined ? new ExportFile(exportTarget(exportTo), runExportDialect(ctx)) : null;
+  return exportTo !== undefined ? new ExportFile(exportTarget(exportTo, { dataDir: ctx.dataDir, input }), runExportDialect(ctx)) : null;
 }
 
 /** Runs a prepared job with progress on stderr, prints the summary, exports, and answers the exit code. */
@@ -114,6 +114,12 @@ async function runJob(ctx: SessionContext, job: BulkJobView, exportFile: ExportF
   const target = exportFile?.target ?? null;
   const reporter = new ProgressReporter(out.streams.stderr);
   let result: BulkRunResult;
+  // A Ctrl-C pressed while the file was read and parsed (synchronous work, seconds for a large list)
+  // is still waiting in the event loop: let it in first, so that it stops the run before the first
+  // batch of lookups is dispatched and charged, not after. One setImmediate is not enough (measured:
+  // the signal's handler runs in a later turn); a timer and an immediate after it are.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await new Promise((resolve) => setImmediate(resolve));
   try {
     result = await ctx.titular.bulk.run(ctx.org.id, job.id, {
       concurrency,
@@ -135,15 +141,15 @@ async function runJob(ctx: SessionContext, job: BulkJobView, exportFile: ExportF
     out.data({ ...extra, job: after, run: { end: result.end, lookedUp: result.lookedUp, durationMs: result.durationMs, error: result.error?.message ?? null }, export: target });
   } else {
     const p = after.progress;
-    const counts = `found ${count(p.found)}, not found ${count(p.notFound)}, errors ${count(p.errors)}; ${count(p.charged)} credits charged in total`;
+    const counts = `found ${count(p.found)}, not found ${count(p.notFound)}, errors ${count(p.errors)}; ${counted(p.charged, 'credit', 'credits')} charged in total`;
     switch (result.end) {
       case 'completed':
-        out.line(`Completed: ${count(p.done)} identifiers looked up (${counts}).`);
+        out.line(`Completed: ${counted(p.done, 'identifier', 'identifiers')} looked up (${counts}).`);
         break;
       case 'out_of_credits':
         out.line(out.style('yellow', `Stopped: no ${after.product} credits left.`));
         out.line(`Done ${count(p.done)} of ${count(p.total)} (${counts}).`);
-        out.line(`Left: ${count(p.remaining)} identifiers, which need up to ${count(p.remaining)} credits.`);
+        out.line(`Left: ${counted(p.remaining, 'identifier', 'identifiers')}, which need up to ${counted(p.remaining, 'credit', 'credits')}.`);
         out.line(`Add credits (titular credits add --product ${after.product} --amount N), then run the same command again to resume.`);
         break;
       case 'cancelled':
@@ -151,7 +157,7 @@ async function runJob(ctx: SessionContext, job: BulkJobView, exportFile: ExportF
         break;
       case 'paused':
         out.line(out.style('yellow', `Stopped before the end: ${count(p.done)} of ${count(p.total)} done (${counts}).`));
-        if (p.retryable > 0) out.line(`${count(p.retryable)} identifiers could not be looked up (data source unavailable, not charged).`);
+        if (p.retryable > 0) out.line(`${counted(p.retryable, 'identifier', 'identifiers')} could not be looked up (data source unavailable, not charged).`);
         out.line(`Resume with: titular bulk resume ${after.id}`);
         break;
     }
@@ -214,14 +220,18 @@ export const bulkCommands: CommandSpec[] = [
       runExportDialect(ctx);
       const content = readInputText(file);
       const input = { orgId: ctx.org.id, userId: user.id, product, name: path.basename(file), content };
-      const exportFile = openRunExport(ctx);
+      const exportFile = openRunExport(ctx, file);
       let prepared;
       try {
         // Running a finished file again by accident would charge every identifier again.
         // What the core refuses here is the file's content (no identifiers, no identifier column): exit 1.
-        prepared = withFileContent(file, () => ctx.titular.bulk.prepare({ ...input, refuseCompleted: !booleanOption(ctx.values, 'again') }));
+        prepared = withFileContent(file, () => ctx.titular.bulk.prepare({ ...input, refuseCompleted: !booleanOption(ctx.values, 'again'), refuseAllInvalid: true }));
       } catch (error) {
         exportFile?.discard();
+        // A list of CUITs run as the default product: say how to run it.
+        if (error instanceof CliError && product === 'cbu' && /credit report \(Informes\) job/.test(error.message)) {
+          throw new CliError(`${error.message}. To look up credit reports: titular bulk run ${file} --product informes`);
+        }
         if (!(error instanceof BulkAlreadyCompleted)) throw error;
         const before = error.completed;
         throw new CliError(
@@ -322,10 +332,10 @@ export const bulkCommands: CommandSpec[] = [
         await writeToStdout(ctx, job.id, dialect);
         return;
       }
-      const target = exportTarget(outFile);
+      const target = exportTarget(outFile, { dataDir: ctx.dataDir });
       new ExportFile(target, dialect).write(ctx, job.id);
       if (ctx.out.json) ctx.out.data({ exported: job.totalRows, output: target });
-      else ctx.out.line(`Exported ${count(job.totalRows)} rows of job ${job.id} to ${target}`);
+      else ctx.out.line(`Exported ${counted(job.totalRows, 'row', 'rows')} of job ${job.id} to ${target}`);
     },
   },
   {

@@ -1,6 +1,7 @@
 // `titular credits add|show`.
-import { namingFlags, oneOf, requiredString, stringOption, wholeNumber } from './args';
+import { UsageError, namingFlags, oneOf, requiredString, stringOption, wholeNumber } from './args';
 import type { CommandSpec } from './context';
+import { counted } from './bulk-progress-bar';
 
 const PRODUCTS = ['cbu', 'informes'] as const;
 
@@ -21,7 +22,11 @@ export const creditCommands: CommandSpec[] = [
       const product = oneOf(requiredString(ctx.values, 'product', ctx.command), PRODUCTS, '--product', ctx.command);
       const rawAmount = requiredString(ctx.values, 'amount', ctx.command);
       const amount = wholeNumber(rawAmount, '--amount', ctx.command);
-      const reference = stringOption(ctx.values, 'reference')?.trim() || null;
+      // An empty --reference (a script's unset $INVOICE) is refused: taken as "no reference" it would
+      // lose the idempotency a retry counts on, and each retry would add the credits again.
+      const given = stringOption(ctx.values, 'reference');
+      if (given !== undefined && given.trim() === '') throw new UsageError('--reference needs a value (or leave it out for a purchase without one)', ctx.command);
+      const reference = given?.trim() || null;
       // The ledger's words name no flag (they are the API's and the desktop's too): the CLI adds them.
       const flagSubjects = [
         ['amount', '--amount', rawAmount],
@@ -34,7 +39,7 @@ export const creditCommands: CommandSpec[] = [
         return;
       }
       if (result.added) {
-        ctx.out.line(`Added ${amount} ${product} credits${reference ? ` (reference ${reference})` : ''}. Balance: ${result.balance}`);
+        ctx.out.line(`Added ${counted(amount, `${product} credit`, `${product} credits`)}${reference ? ` (reference ${reference})` : ''}. Balance: ${result.balance}`);
       } else {
         ctx.out.line(`Reference ${reference} was already recorded (purchase ${result.id}); nothing was added. Balance: ${result.balance}`);
       }

@@ -12,7 +12,7 @@ import { historyQuerySchema } from '../../../shared/api/history';
 import { lookupStatusSchema, sourceSchema } from '../../../shared/api/common';
 import { UsageError, oneOf, outputFileOption, outputFileOptions, requiredString, stringOption } from './args';
 import { CliError, databaseFile, type CommandSpec } from './context';
-import { exportTarget, refuseJsonWithCsvOnStdout, removeQuietly } from './export-target';
+import { exportTarget, refuseJsonWithCsvOnStdout, removeQuietly, writeFailure } from './export-target';
 
 /** Where the export goes: stdout, or a temporary file renamed into place once complete. */
 interface Sink {
@@ -73,7 +73,7 @@ function fileSink(target: string): Sink {
     stream.once('error', reject);
   });
   opened.catch(() => {}); // awaited (and reported) by write/finish
-  const wrap = (error: unknown) => new CliError(`Cannot write ${target}: ${(error as Error).message}`);
+  const wrap = (error: unknown) => writeFailure(target, error);
   return {
     closed: false,
     async write(chunk) {
@@ -186,7 +186,7 @@ export const historyCommands: CommandSpec[] = [
       const outputFile = outputFileOption(ctx.values, command);
       const toFile = outputFile !== undefined && outputFile !== '-';
       if (!toFile && format === 'csv') refuseJsonWithCsvOnStdout(ctx.out.json, command, '--output');
-      const target = toFile ? exportTarget(outputFile) : null;
+      const target = toFile ? exportTarget(outputFile, { dataDir: ctx.dataDir }) : null;
       const stdout = toFile ? null : streamSink(ctx.out.streams.stdout);
       const sink = target ? fileSink(target) : stdout!.sink;
 

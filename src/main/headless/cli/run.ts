@@ -11,6 +11,7 @@ import { COMMANDS, commandUsage, findCommand, groupUsage, mainUsage, subcommands
 import { CliError, openSession, type BaseContext, type CommandSpec } from './context';
 import { Output, type OutputStreams } from './output';
 import { TITULAR_VERSION } from '../../../shared/version';
+import { SERVE_USAGE } from '../serve-usage';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -39,6 +40,7 @@ function resolve(argv: readonly string[]): Resolved {
   if (single) return help ? { kind: 'help', text: commandUsage(single) } : { kind: 'command', spec: single };
   const subcommands = subcommandsOf(first);
   // `titular serve` is the server's entry, which bin/titular.js starts; this CLI entry alone (`npm run cli`) has no server.
+  if (first === 'serve' && help) return { kind: 'help', text: SERVE_USAGE };
   if (first === 'serve') throw new UsageError('serve is started by the titular command (bin/titular.js serve) or `npm run serve`, not by this entry');
   if (subcommands.length === 0) throw new UsageError(`Unknown command: ${first}`);
   if (second === undefined) {
@@ -53,6 +55,9 @@ function resolve(argv: readonly string[]): Resolved {
 function helpFor(topic: readonly string[]): string {
   if (topic.length === 0) return mainUsage();
   const [first = '', second] = topic;
+  // Listed in the main help beside the commands, though not commands of this entry.
+  if (first === 'serve') return SERVE_USAGE;
+  if (first === 'version') return 'Usage: titular version (also --version, -V)\n\nPrints the version of Titular.';
   const single = findCommand(first);
   if (single) return commandUsage(single);
   if (subcommandsOf(first).length === 0) throw new UsageError(`No help for unknown command: ${first}`);
