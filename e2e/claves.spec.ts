@@ -619,6 +619,8 @@ test('an Informes key cannot take the history scope, which it could never use: t
   await history.check();
   await page.getByTestId('key-create-scope-lookup').check();
   await expect(hint).toHaveCount(0);
+  // The products as the rest of the screens name them: "Informe crediticio" (not "Informe Crediticio"); in English "Credit Report", as "CBU Lookup".
+  await expect(page.getByTestId('key-create-product').locator('option')).toHaveText(['Consulta CBU', 'Informe crediticio']);
   // Switching to Informes drops the ticked history scope, and the box says why it is off.
   await page.getByTestId('key-create-product').selectOption('informes');
   await expect(history).toBeDisabled();
@@ -631,4 +633,8 @@ test('an Informes key cannot take the history scope, which it could never use: t
   await expect(history).toBeEnabled();
   await expect(hint).toHaveCount(0);
   await expect(page.getByTestId('key-secret')).toHaveCount(0);
+  await page.getByTestId('lang-switch').click();
+  await expect(page.getByTestId('key-create-product').locator('option')).toHaveText(['CBU Lookup', 'Credit Report']);
+  await page.getByTestId('key-create-product').selectOption('informes');
+  await expect(hint).toHaveText('The history over the API is for CBU Lookup keys only.');
 });

@@ -94,6 +94,34 @@ test('a CBU with a stray letter is read as a CBU that may only have digits, not 
   await expect(feedback).not.toContainText('Detectamos');
 });
 
+test('too many digits: the red count says what is wrong, in the singular and the plural, in Spanish and in English', async ({ page, state }) => {
+  await openApp(page, state);
+  const feedback = page.getByTestId('lookup-feedback');
+  await page.getByTestId('lookup-input').fill(`${ACCOUNTS.nacion.cbu}0`);
+  await expect(page.getByTestId('lookup-digits')).toHaveText('23/22');
+  await expect(page.getByTestId('lookup-too-many-digits')).toHaveText('Sobra 1 dígito: un CBU/CVU tiene 22.');
+  await page.getByTestId('lookup-input').fill(`${ACCOUNTS.nacion.cbu}000`);
+  await expect(page.getByTestId('lookup-too-many-digits')).toHaveText('Sobran 3 dígitos: un CBU/CVU tiene 22.');
+  await expect(page.getByTestId('lookup-submit')).toBeDisabled();
+  await page.getByTestId('lang-switch').click();
+  await expect(page.getByTestId('lookup-too-many-digits')).toHaveText('3 digits too many: a CBU/CVU has 22.');
+  await page.getByTestId('lookup-input').fill(`${ACCOUNTS.nacion.cbu}0`);
+  await expect(page.getByTestId('lookup-too-many-digits')).toHaveText('1 digit too many: a CBU/CVU has 22.');
+  // Still typing (fewer than 22) is no mistake: nothing is said.
+  await page.getByTestId('lookup-input').fill(ACCOUNTS.nacion.cbu.slice(0, 20));
+  await expect(feedback).toHaveAttribute('data-valid', 'false');
+  await expect(page.getByTestId('lookup-too-many-digits')).toHaveCount(0);
+});
+
+test('an alias of one character says "1 ingresado", not "1 ingresados"', async ({ page, state }) => {
+  await openApp(page, state);
+  await page.getByTestId('lookup-type-alias').click();
+  await page.getByTestId('lookup-input').fill('a');
+  await expect(page.getByTestId('lookup-feedback')).toContainText('Entre 6 y 20 caracteres (1 ingresado)');
+  await page.getByTestId('lookup-input').fill('ab');
+  await expect(page.getByTestId('lookup-feedback')).toContainText('Entre 6 y 20 caracteres (2 ingresados)');
+});
+
 test('a valid CBU that is not in the directory answers PA011 and shows no account', async ({ page, state }) => {
   await openApp(page, state);
   await page.getByTestId('lookup-input').fill(NOT_FOUND_CBU);

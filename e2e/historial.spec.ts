@@ -254,11 +254,38 @@ test('the detail shows the stored response of a lookup', async ({ page, state })
   await expect(rows(page).first()).toContainText(NOT_FOUND_CBU);
   await settled(page);
   await rows(page).first().click();
-  await expect(detail.getByTestId('history-detail-error')).toContainText('PA011');
-  await expect(detail.getByTestId('history-detail-error')).toContainText('No encontramos ninguna cuenta');
+  // Said once: the stored sentence ("No account was found for this identifier") only repeats the title.
+  await expect(detail.getByTestId('history-detail-error')).toHaveText('No encontramos ninguna cuenta para ese identificador. PA011');
   await expect(detail.getByTestId('lookup-result')).toHaveCount(0);
   const errorJson = JSON.parse(await detail.getByTestId('history-detail-json').innerText());
   expect(errorJson.error.code).toBe('PA011');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('lang-switch').click();
+  await rows(page).first().click();
+  await expect(detail.getByTestId('history-detail-error')).toHaveText('No account was found for that identifier. PA011');
+});
+
+test('an error\'s meaning in the Resultado column is read whole at 1280 and 1024 px, not cut', async ({ page, state }) => {
+  // The real rows, the newest one answered as an invalid identifier (PA006, which the screens never
+  // send: it comes through the API).
+  await page.route('**/bridge/history.list', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    const entry = json.value.data[0];
+    entry.status = 'ERROR';
+    entry.responseData = { error: { code: 'PA006', message: 'CBU check digit of the second block (digit 22) is invalid' } };
+    await route.fulfill({ response, json });
+  });
+  await openApp(page, state, 'admin', 'historial');
+  await settled(page);
+  const result = rows(page).first().getByTestId('history-result-error');
+  await expect(result).toHaveText('PA006 Identificador inválido');
+  for (const width of [1280, 1024]) {
+    await page.setViewportSize({ width, height: 800 });
+    const clipped = await result.locator('.clamp-2').evaluate((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
+    expect(clipped, `${width} px`).toBe(false);
+    expect(await page.$$eval('.table-wrap', (wraps) => wraps.filter((w) => w.scrollWidth > w.clientWidth + 1).length), `${width} px`).toBe(0);
+  }
 });
 
 test('CSV export downloads the filtered history for a Spanish spreadsheet', async ({ page, state }) => {

@@ -38,15 +38,17 @@ test('a company with debts and bounced checks: subject, institutions, classifica
   await expect(rows).toHaveCount(3);
   await expect(rows.nth(0)).toContainText('Banco Santander Argentina S.A.');
   await expect(rows.nth(0).getByTestId('classification')).toHaveText('3 · Con problemas / Riesgo medio');
-  await expect(rows.nth(0).getByTestId('situation-amount')).toHaveText('48.200');
+  // Money with its two decimals in every row, so a column reads alike (not 48.200 above 1.250,5).
+  await expect(rows.nth(0).getByTestId('situation-amount')).toHaveText('48.200,00');
   await expect(rows.nth(0)).toContainText('120');
   await expect(rows.nth(1)).toContainText('Tarjeta Naranja S.A.');
   await expect(rows.nth(1).getByTestId('classification')).toHaveText('2 · Con seguimiento especial / Riesgo bajo');
-  await expect(rows.nth(1).getByTestId('situation-amount')).toHaveText('1.250,5');
+  await expect(rows.nth(1).getByTestId('situation-amount')).toHaveText('1.250,50');
   await expect(rows.nth(2).getByTestId('classification')).toHaveText('1 · Normal');
+  await expect(rows.nth(2).getByTestId('situation-amount')).toHaveText('9.800,00');
 
   // Totals are computed on import: 48.200 + 9.800 + 1.250,5 thousand pesos at 3 institutions.
-  await expect(report.getByTestId('total-amount')).toHaveText('$ 59.250,5 mil');
+  await expect(report.getByTestId('total-amount')).toHaveText('$ 59.250,50 mil');
   await expect(report.getByTestId('total-institutions')).toHaveText('3');
   await expect(report.getByTestId('worst-classification')).toHaveText('3 · Con problemas / Riesgo medio');
 
@@ -54,11 +56,12 @@ test('a company with debts and bounced checks: subject, institutions, classifica
   await expect(checks).toHaveCount(2);
   await expect(checks.nth(0)).toContainText('00012391');
   await expect(checks.nth(0)).toContainText('30/09/2026');
-  await expect(checks.nth(0)).toContainText('$ 1.200.000');
+  await expect(checks.nth(0)).toContainText('$ 1.200.000,00');
+  await expect(checks.nth(1)).toContainText('$ 350.000,00');
   await expect(checks.nth(0)).toContainText('Impago');
   await expect(checks.nth(1)).toContainText('Pagado');
 
-  await expect(report.getByTestId('credits-left')).toContainText(`Te quedan ${(before - 1).toLocaleString('es-AR')} créditos de Informe Crediticio`);
+  await expect(report.getByTestId('credits-left')).toContainText(`Te quedan ${(before - 1).toLocaleString('es-AR')} créditos de Informe crediticio`);
   // This CUIT's report is on screen: asking for it again costs another credit, and the button says so.
   await expect(page.getByTestId('report-submit')).toHaveText('Pedir de nuevo (otro crédito)');
   await page.getByTestId('report-submit').blur();
@@ -66,6 +69,14 @@ test('a company with debts and bounced checks: subject, institutions, classifica
   // The whole report in the picture: scrolled as a reader would, the form still in view above it.
   await report.evaluate((el) => el.scrollIntoView({ block: 'end' }));
   await page.screenshot({ path: SCREENSHOT, fullPage: false, animations: 'disabled', caret: 'hide' });
+
+  // In English the same two decimals, with its separators.
+  await page.getByTestId('lang-switch').click();
+  await expect(rows.nth(0).getByTestId('situation-amount')).toHaveText('48,200.00');
+  await expect(rows.nth(2).getByTestId('situation-amount')).toHaveText('9,800.00');
+  await expect(report.getByTestId('total-amount')).toHaveText('$59,250.50 thousand');
+  await expect(report.getByTestId('credits-left')).toContainText('Credit Report credits left');
+  await page.getByTestId('lang-switch').click();
 
   await goTo(page, 'saldo');
   expect(await readBalance(page, 'informes')).toBe(before - 1);
@@ -81,8 +92,8 @@ test('a clean record says so: no debts, no bounced checks', async ({ page, state
   await expect(report).toContainText('Sin cheques rechazados.');
   await expect(report.getByTestId('situation-row')).toHaveCount(0);
   await expect(report.getByTestId('worst-classification')).toHaveText('Sin deudas');
-  // Nothing owed is "$ 0", not "$ 0 mil".
-  await expect(report.getByTestId('total-amount')).toHaveText('$ 0');
+  // Nothing owed is "$ 0,00", not "$ 0,00 mil".
+  await expect(report.getByTestId('total-amount')).toHaveText('$ 0,00');
 
   // Another CUIT typed over it: the report leaves the screen with the number it described.
   await page.getByTestId('report-input').fill(REPORTS.company.taxId);
@@ -103,7 +114,7 @@ test('with no Informes credits left "Pedir informe" is disabled and says why', a
   await page.getByTestId('report-input').fill(REPORTS.clean.taxId);
   await expect(page.getByTestId('report-feedback')).toHaveAttribute('data-valid', 'true');
   await expect(page.getByTestId('report-submit')).toBeDisabled();
-  await expect(page.getByTestId('report-no-credits')).toHaveText('No te quedan créditos de Informe Crediticio. Un administrador puede registrar una compra en Saldo.');
+  await expect(page.getByTestId('report-no-credits')).toHaveText('No te quedan créditos de Informe crediticio. Un administrador puede registrar una compra en Saldo.');
 });
 
 test('a CUIT with a bad check digit is caught while typing and cannot be submitted (PA006 costs nothing here)', async ({ page, state }) => {
@@ -123,7 +134,7 @@ test('a valid CUIT without a report: PA011, and the credit it used is shown', as
   await requestReport(page, REPORTS.notFound.taxId);
   const error = page.getByTestId('report-error');
   await expect(error).toContainText('No encontramos un informe para ese CUIT/CUIL.');
-  await expect(error.getByTestId('credits-left')).toContainText(`Te quedan ${(before - 1).toLocaleString('es-AR')} créditos de Informe Crediticio`);
+  await expect(error.getByTestId('credits-left')).toContainText(`Te quedan ${(before - 1).toLocaleString('es-AR')} créditos de Informe crediticio`);
   await expect(page.getByTestId('report-result')).toHaveCount(0);
   await expect(page.getByTestId('report-submit')).toHaveText('Pedir de nuevo (otro crédito)');
   // Another CUIT typed: nothing of it is on screen, so nothing is asked twice.

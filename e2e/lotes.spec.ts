@@ -11,9 +11,10 @@ const SCREENSHOT = path.join(__dirname, 'screenshots', 'lotes.png');
 
 /** Pastes a list, reviews it and returns the job's panel once it shows the new job. */
 async function prepare(page: Page, list: string[]) {
+  const rowCount = list.length === 1 ? '1 fila' : `${list.length} filas`;
   await page.getByTestId('bulk-source-paste').click();
   await page.getByTestId('bulk-input').fill(list.join('\n'));
-  await expect(page.getByTestId('bulk-line-count')).toHaveText(`${list.length} filas`);
+  await expect(page.getByTestId('bulk-line-count')).toHaveText(rowCount);
   const created = page.waitForResponse((r) => r.url().endsWith('/bridge/bulk.create'));
   await page.getByTestId('bulk-prepare').click();
   const body = await (await created).json();
@@ -154,4 +155,114 @@ test('an operator sees the screen and only their own batches', async ({ page, st
   // The admin's batches from the test above are not the operator's.
   await expect(page.getByTestId('bulk-job-row')).toHaveCount(0);
   await expect(page.getByTestId('bulk-prepare')).toBeDisabled();
+});
+
+test('one identifier is said in the singular: the cost, the start button and the cancel dialog, in Spanish and in English', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'lotes');
+  const panel = await prepare(page, [ACCOUNTS.inactive.cbu]);
+  await expect(panel).toHaveAttribute('data-status', 'pending');
+  await expect(panel.getByTestId('bulk-cost')).toContainText('Este lote consume hasta 1 crédito. Disponibles:');
+  await expect(panel.getByTestId('bulk-start')).toHaveText('Iniciar (1 crédito como máximo)');
+  await panel.getByTestId('bulk-cancel').click();
+  await expect(page.getByRole('dialog')).toContainText('El identificador pendiente no se va a consultar.');
+  await page.getByRole('dialog').getByTestId('confirm-cancel').click();
+
+  await page.getByTestId('lang-switch').click();
+  await expect(panel.getByTestId('bulk-cost')).toContainText('This batch spends up to 1 credit. Available:');
+  await expect(panel.getByTestId('bulk-start')).toHaveText('Start (up to 1 credit)');
+  await panel.getByTestId('bulk-cancel').click();
+  await expect(page.getByRole('dialog')).toContainText('The pending identifier will not be looked up.');
+  await page.getByRole('dialog').getByTestId('confirm-ok').click();
+  await expect(panel).toHaveAttribute('data-status', 'cancelled');
+});
+
+test('the batch\'s name and an invalid CBU are whole at 1024 and 1280 px, where the panel has room for them', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'lotes');
+  const panel = await prepare(page, [ACCOUNTS.cvu.alias, BAD_CHECK_DIGIT_CBU, `${ACCOUNTS.company.cbu}9`]);
+  await panel.getByTestId('bulk-invalid-toggle').click();
+  const table = panel.getByTestId('bulk-invalid-table');
+  await expect(table).toContainText(BAD_CHECK_DIGIT_CBU);
+  const cut = (locator: ReturnType<Page['locator']>) => locator.evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
+  for (const width of [1280, 1024]) {
+    await page.setViewportSize({ width, height: 800 });
+    // "Lista pegada 23/11/2026, 14:05", not "Lista pegada 23/11…".
+    await expect(panel.getByTestId('bulk-panel-name')).toHaveText(/^Lista pegada \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/);
+    expect(await cut(panel.getByTestId('bulk-panel-name')), `${width} px`).toEqual([]);
+    // The 22 digits of a CBU, and the 23 typed by mistake, never cut.
+    expect(await cut(table.locator('td')), `${width} px`).toEqual([]);
+  }
+  await panel.getByTestId('bulk-cancel').click();
+  await page.getByRole('dialog').getByTestId('confirm-ok').click();
+  await expect(panel).toHaveAttribute('data-status', 'cancelled');
+});
+
+test('with no credits the start button is disabled and says why, as Consulta does', async ({ page, state }) => {
+  await page.route('**/bridge/balance.get', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    for (const b of json.value.balances) if (b.productSlug === 'cbu') b.balance = 0;
+    await route.fulfill({ response, json });
+  });
+  await openApp(page, state, 'admin', 'lotes');
+  const panel = await prepare(page, [ACCOUNTS.company.alias, ACCOUNTS.cvu.cbu]);
+  await expect(panel.getByTestId('bulk-cost')).toHaveText('Este lote consume hasta 2 créditos. Disponibles: 0.');
+  await expect(panel.getByTestId('bulk-start')).toBeDisabled();
+  await expect(panel.getByTestId('bulk-no-credits')).toHaveText('No te quedan créditos de Consulta CBU. Un administrador puede registrar una compra en Saldo.');
+  await panel.getByTestId('bulk-cancel').click();
+  await page.getByRole('dialog').getByTestId('confirm-ok').click();
+  await expect(panel).toHaveAttribute('data-status', 'cancelled');
+});
+
+test('a batch stopped for lack of credits says, once there are credits again, to resume it', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'lotes');
+  const panel = await prepare(page, [ACCOUNTS.galicia.cbu]);
+  const jobId = await panel.getAttribute('data-job-id');
+  // The job as the core reports one that ran out of credits, and no credits at first.
+  let credits: number | null = 0;
+  await page.route('**/bridge/bulk.get', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    if (json.value?.job?.id === jobId) json.value.job.status = 'out_of_credits';
+    await route.fulfill({ response, json });
+  });
+  await page.route('**/bridge/balance.get', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    for (const b of json.value.balances) if (b.productSlug === 'cbu' && credits !== null) b.balance = credits;
+    await route.fulfill({ response, json });
+  });
+  await page.reload();
+  const stopped = page.locator(`[data-testid="bulk-panel"][data-job-id="${jobId}"]`);
+  await expect(stopped).toHaveAttribute('data-status', 'out_of_credits');
+  const notice = stopped.getByTestId('bulk-out-of-credits');
+  await expect(notice).toContainText('Se agotaron los créditos');
+  await expect(notice).toContainText('Queda 1 identificador sin consultar (hasta 1 crédito de Consulta CBU). Un administrador puede registrar una compra en Saldo');
+  await expect(stopped.getByTestId('bulk-resume')).toBeDisabled();
+
+  // A purchase in Saldo: the batch's notice now says there are credits, and to resume it.
+  credits = null;
+  await goTo(page, 'saldo');
+  await page.getByTestId('purchase-amount').fill('5');
+  await page.getByTestId('purchase-reference').fill(`FAC-LOTE-${Date.now()}`);
+  await page.getByTestId('purchase-submit').click();
+  await expect(page.getByTestId('purchase-result')).toContainText('Se acreditaron 5 créditos');
+  // The balance the purchase left (the card read before it was the 0 above).
+  await expect(page.getByTestId('balance-card-cbu')).not.toHaveAttribute('data-balance', '0');
+  const available = await readBalance(page, 'cbu');
+  await goTo(page, 'lotes');
+  await expect(notice).toContainText('Ya hay créditos para seguir');
+  await expect(notice).toContainText(`Falta consultar 1 identificador y hay ${available.toLocaleString('es-AR')} créditos de Consulta CBU disponibles. Reanudá el lote para terminarlo`);
+  await expect(notice).not.toContainText('Un administrador puede registrar una compra');
+  await expect(stopped.getByTestId('bulk-resume')).toBeEnabled();
+  await page.getByTestId('lang-switch').click();
+  await expect(notice).toContainText('There are credits to go on');
+  await expect(notice).toContainText(`1 identifier is still to look up and ${available.toLocaleString('en-US')} CBU Lookup credits are available. Resume the batch`);
+
+  // Back to what the core says (pending), and cancelled so that nothing of it is left to run.
+  await page.unrouteAll();
+  await page.reload();
+  await expect(stopped).toHaveAttribute('data-status', 'pending');
+  await stopped.getByTestId('bulk-cancel').click();
+  await page.getByRole('dialog').getByTestId('confirm-ok').click();
+  await expect(stopped).toHaveAttribute('data-status', 'cancelled');
 });

@@ -16,7 +16,7 @@ test('a purchase increases the CBU balance by its amount', async ({ page, state 
   await expect(page.getByTestId('balance-card-cbu')).toHaveAttribute('data-balance', String(before + 250));
   await expect(page.getByTestId('balance-available-cbu')).toHaveText((before + 250).toLocaleString('es-AR'));
   await expect(page.getByTestId('balance-purchased-cbu')).toHaveText((purchasedBefore + 250).toLocaleString('es-AR'));
-  await expect(page.getByTestId('purchase-result')).toContainText('Se acreditaron 250 créditos');
+  await expect(page.getByTestId('purchase-result')).toContainText('Se acreditaron 250 créditos. Nuevo saldo:');
   // Below the button, under the fold of a 1280x800 window: scrolled into view, not left unseen.
   await expect(page.getByTestId('purchase-result')).toBeInViewport({ ratio: 1 });
   // The form is cleared for the next purchase.
@@ -60,4 +60,33 @@ test('an amount written with the thousands separator of es-AR (1.000) is a thous
   await page.getByTestId('purchase-reference').fill(`FAC-MIL-${Date.now()}`);
   await page.getByTestId('purchase-submit').click();
   await expect(page.getByTestId('balance-card-cbu')).toHaveAttribute('data-balance', String(before + 1000));
+});
+
+test('one credit is said in the singular: the purchase notice and the balance card, in Spanish and in English', async ({ page, state }) => {
+  // The real balances, with the Informes credits at 1 (the seed has more).
+  await page.route('**/bridge/balance.get', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    for (const b of json.value.balances) if (b.productSlug === 'informes') b.balance = 1;
+    await route.fulfill({ response, json });
+  });
+  await openApp(page, state, 'admin', 'saldo');
+  const informes = page.getByTestId('balance-card-informes');
+  await expect(informes).toHaveAttribute('data-balance', '1');
+  await expect(informes.locator('.balance-main')).toHaveText('1disponible');
+  // The product's name as the rest of the Spanish writes it: "Informe crediticio", not "Informe Crediticio".
+  await expect(informes.locator('.card-title')).toHaveText('Informe crediticio');
+  await expect(page.getByTestId('chart-product-informes')).toHaveText('Informe crediticio');
+  await expect(page.getByTestId('balance-card-cbu').locator('.balance-main')).toHaveText(/^[\d.]+disponibles$/);
+
+  const before = await readBalance(page, 'cbu');
+  await page.getByTestId('purchase-amount').fill('1');
+  await page.getByTestId('purchase-reference').fill(`FAC-UNO-${Date.now()}`);
+  await page.getByTestId('purchase-submit').click();
+  await expect(page.getByTestId('purchase-result')).toHaveText(`Se acreditó 1 crédito. Nuevo saldo: ${(before + 1).toLocaleString('es-AR')}.`);
+
+  await page.getByTestId('lang-switch').click();
+  await expect(page.getByTestId('purchase-result')).toHaveText(`1 credit added. New balance: ${(before + 1).toLocaleString('en-US')}.`);
+  await expect(informes.locator('.balance-main')).toHaveText('1available');
+  await expect(informes.locator('.card-title')).toHaveText('Credit Report');
 });

@@ -154,6 +154,29 @@ test('Ajustes: the admin changes auto-lock and the resolvers, and stores a remot
   await page.getByTestId('settings-resolver-informes-remote').click();
   await page.getByTestId('settings-save').click();
   await expect(form).toContainText('cargá su URL base');
+  // A URL the core refuses: said under its field, without the field's internal name, with what is allowed.
+  const url = page.getByTestId('settings-remote-url');
+  const urlError = page.getByTestId('settings-remote-url-error');
+  await url.fill('http://api.titular.example');
+  await page.getByTestId('settings-save').click();
+  await expect(urlError).toHaveText('La URL base tiene que empezar con https://, porque con http:// la clave de la API remota viajaría sin cifrar. Solo se acepta http:// para esta computadora (localhost, 127.x.x.x o [::1]).');
+  await expect(url).toHaveAttribute('aria-invalid', 'true');
+  await expect(url).toBeFocused();
+  await expect(page.getByTestId('settings-error')).toHaveCount(0);
+  await page.getByTestId('lang-switch').click();
+  await expect(urlError).toHaveText('The base URL must use https:// (plain http:// is accepted only for 127.0.0.1 or localhost): the upstream key would travel unencrypted.');
+  await url.fill('ftp://api.titular.example');
+  await expect(urlError).toHaveCount(0);
+  await page.getByTestId('settings-save').click();
+  await expect(urlError).toHaveText('The base URL must start with https://.');
+  await expect(form).not.toContainText('remote.baseUrl');
+  // The timeout's range written as the screen writes numbers.
+  await page.getByTestId('settings-remote-timeout').fill('99');
+  await expect(form).toContainText('Enter 100 to 60,000 ms.');
+  await page.getByTestId('lang-switch').click();
+  await expect(form).toContainText('Ingresá de 100 a 60.000 ms.');
+  await expect(urlError).toHaveText('La URL base tiene que empezar con https:// (http:// se acepta solo para esta computadora: localhost, 127.x.x.x o [::1]).');
+  await page.getByTestId('settings-remote-timeout').fill('5000');
   await page.getByTestId('settings-remote-url').fill('https://api.titular.example');
   await page.getByTestId('settings-autolock').fill('30');
   await page.getByTestId('settings-save').click();

@@ -108,3 +108,25 @@ test.describe.serial('members', () => {
     await expect(changes.nth(0)).toContainText('Cambió un rol');
   });
 });
+
+test('long names and emails are whole in the members\' table and the audit trail at 1024, 1280 and 1920 px', async ({ page, state }) => {
+  const long = { name: 'Juan Operador Fernández de la Torre', email: `juan.operador.fernandez.${stamp}@cooperativadellitoral.test` };
+  await openApp(page, state, 'admin', 'usuarios');
+  await page.getByTestId('user-add-name').fill(long.name);
+  await page.getByTestId('user-add-email').fill(long.email);
+  await page.getByTestId('user-add-submit').click();
+  const row = userRow(page, long.email);
+  await expect(row).toHaveCount(1);
+  await expect(page.getByTestId('audit-table').getByTestId('audit-row').filter({ hasText: long.name }).first()).toBeVisible();
+  for (const width of [1024, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 800 });
+    await expect(row.getByTestId('user-name')).toHaveText(long.name);
+    await expect(row.getByTestId('user-email')).toHaveText(long.email);
+    // Nothing cut with an ellipsis (nor hidden) while the table fits its card, and no sideways scrollbar.
+    const cut = await page.$$eval('[data-testid="users-table"] td, [data-testid="users-table"] .cell-title, [data-testid="audit-table"] td', (cells) =>
+      cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent),
+    );
+    expect(cut, `${width} px`).toEqual([]);
+    expect(await page.$$eval('.table-wrap', (wraps) => wraps.filter((w) => w.scrollWidth > w.clientWidth + 1).length), `${width} px`).toBe(0);
+  }
+});

@@ -9,6 +9,8 @@ import { failed, found } from '../src/main/core/lookup/lookup-record';
 import { UpstreamError } from '../src/main/core/resolvers/resolver';
 import { PassphraseAttempts } from '../src/main/core/vault/passphrase-attempts';
 import { analyzeAlias, analyzeCbu, analyzeTaxId } from '../src/shared/identifiers';
+import { updateSettings } from '../src/main/core/ipc/settings-handlers';
+import { configureRemote } from '../src/main/core/resolvers/remote-config';
 import { createFixture, type Fixture } from './support/fixture';
 import { breakCheckDigit, DIR } from './support/directory-data';
 
@@ -110,6 +112,35 @@ describe('the core\'s messages, in Spanish', () => {
       'El servicio de datos no está disponible; probá de nuevo en unos minutos.',
       'Error interno.',
     ]);
+  });
+
+  it('each refusal of the remote API\'s base URL, as the settings screen meets it, says what is allowed', () => {
+    const { titular, orgId, adminId } = f;
+    const admin = titular.users.get(orgId, adminId)!;
+    const save = (baseUrl: string) => messageOf(() => updateSettings(titular, admin, { remote: { baseUrl } }, {}));
+    const key = titular.keys.create({ orgId, ownerUserId: adminId, actorUserId: adminId, product: 'cbu', scopes: ['lookup'], environment: 'live' }).secret;
+    const cases: [string, string][] = [
+      [save(`https://api.example.com/${key}`), 'La URL base no puede contener una clave de API.'],
+      [save(`https://api.example.com/${'a'.repeat(500)}`), 'La URL base puede tener hasta 500 caracteres.'],
+      [save('api.example.com'), 'La URL base no es una dirección válida: escribila completa, por ejemplo https://api.ejemplo.com.'],
+      [save('ftp://api.example.com'), 'La URL base tiene que empezar con https:// (http:// se acepta solo para esta computadora: localhost, 127.x.x.x o [::1]).'],
+      [save('http://api.example.com'), 'La URL base tiene que empezar con https://, porque con http:// la clave de la API remota viajaría sin cifrar. Solo se acepta http:// para esta computadora (localhost, 127.x.x.x o [::1]).'],
+      [save('https://ada:secreta@api.example.com'), 'La URL base no puede incluir un usuario ni una contraseña.'],
+      [save('https://api.example.com/?cuenta=1'), 'La URL base no puede incluir una consulta (?…) ni un fragmento (#…).'],
+    ];
+    // The screen names the field; the same sentences without it (the CLI's, a remote source's last error) too.
+    for (const [english, spanish] of cases) {
+      expect(english).toMatch(/^remote\.baseUrl: the base URL /);
+      expect(serverMessageInSpanish(english), english).toBe(spanish);
+      expect(serverMessageInSpanish(english.replace(/^remote\.baseUrl: /, '')), english).toBe(spanish);
+    }
+    // The loopback hosts the Spanish names are the ones plain http:// is accepted for.
+    for (const url of ['http://localhost:8080', 'http://127.0.0.1:8080', 'http://127.1.2.3', 'http://[::1]:8080']) {
+      expect(() => updateSettings(titular, admin, { remote: { baseUrl: url } }, {}), url).not.toThrow();
+    }
+    expect(serverMessageInSpanish(messageOf(() => configureRemote(titular, { orgId, actorUserId: adminId }, { timeoutMs: 50 })))).toBe(
+      'El tiempo de espera debe ser un número entero de milisegundos entre 100 y 60.000.',
+    );
   });
 
   it('an unknown message is not guessed at', () => {

@@ -43,8 +43,16 @@ const RULES: readonly Rule[] = [
   [/^The reference "(.*)" was already used for a purchase of (\d+) credits$/, (reference, amount) => `La referencia "${reference}" ya se usó en una compra de ${Number(amount).toLocaleString('es-AR')} créditos.`],
   [/^amount must be a whole number from 1 to (\d+)$/, (max) => `La cantidad debe ser un número entero de 1 a ${Number(max).toLocaleString('es-AR')}.`],
   [/^reference must have at most 200 characters$/, () => 'La referencia puede tener hasta 200 caracteres.'],
-  // Settings (remote source)
-  [/^remote\.baseUrl: (.*)$/, () => 'La URL base no es válida: usá una dirección http:// o https:// completa.'],
+  // Settings (remote source): each refusal of a base URL (src/main/core/resolvers/remote-config.ts,
+  // remoteBaseUrlProblem), as the settings screen's save names its field ("remote.baseUrl: …") or
+  // the remote source's last error states it. The loopback hosts are isLoopbackHost's.
+  [/^(?:remote\.baseUrl: )?the base URL must not contain an API key$/, () => 'La URL base no puede contener una clave de API.'],
+  [/^(?:remote\.baseUrl: )?the base URL is longer than (\d+) characters$/, (max) => `La URL base puede tener hasta ${Number(max).toLocaleString('es-AR')} caracteres.`],
+  [/^(?:remote\.baseUrl: )?the base URL is not a valid URL/, () => 'La URL base no es una dirección válida: escribila completa, por ejemplo https://api.ejemplo.com.'],
+  [/^(?:remote\.baseUrl: )?the base URL must start with https:\/\/$/, () => 'La URL base tiene que empezar con https:// (http:// se acepta solo para esta computadora: localhost, 127.x.x.x o [::1]).'],
+  [/^(?:remote\.baseUrl: )?the base URL must use https:\/\/ \(plain http:\/\/ is accepted only for/, () => 'La URL base tiene que empezar con https://, porque con http:// la clave de la API remota viajaría sin cifrar. Solo se acepta http:// para esta computadora (localhost, 127.x.x.x o [::1]).'],
+  [/^(?:remote\.baseUrl: )?the base URL must not contain a user name or password$/, () => 'La URL base no puede incluir un usuario ni una contraseña.'],
+  [/^(?:remote\.baseUrl: )?the base URL must not contain a query/, () => 'La URL base no puede incluir una consulta (?…) ni un fragmento (#…).'],
   [/^the timeout must be a whole number of milliseconds between 100 and 60000$/, () => 'El tiempo de espera debe ser un número entero de milisegundos entre 100 y 60.000.'],
   [/^no upstream key is set/, () => 'No hay una clave de la API remota configurada.'],
   // History

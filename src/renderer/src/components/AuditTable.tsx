@@ -10,7 +10,7 @@ import { IconShield } from './Icons';
 type Filter = 'all' | 'api_key' | 'user' | 'credits';
 
 export function AuditTable({ keys = [], users = [], initialFilter = 'all' }: { keys?: ApiKeyViewDto[]; users?: UserView[]; initialFilter?: Filter }) {
-  const { m, num, dateTime, credits } = useI18n();
+  const { m, num, dateTime, credits, plural } = useI18n();
   const [filter, setFilter] = useState<Filter>(initialFilter);
   const audit = useAudit(filter === 'all' ? { limit: 50 } : { targetType: filter, limit: 50 });
   const actions = m.audit.actions as Record<string, string>;
@@ -39,8 +39,8 @@ export function AuditTable({ keys = [], users = [], initialFilter = 'all' }: { k
         return `${tpl(m.audit.purchase, { amount, product })}${ref}`;
       }
       case 'directory':
-        if (typeof d.reports === 'number') return tpl(m.audit.importedReports, { n: num(d.reports) });
-        return typeof d.accounts === 'number' ? tpl(m.audit.imported, { n: num(d.accounts) }) : entry.targetType;
+        if (typeof d.reports === 'number') return plural(d.reports, m.audit.importedReports);
+        return typeof d.accounts === 'number' ? plural(d.accounts, m.audit.imported) : entry.targetType;
       case 'vault':
         return m.audit.vaultTarget;
       case 'settings':
@@ -102,7 +102,7 @@ export function AuditTable({ keys = [], users = [], initialFilter = 'all' }: { k
               <th>{m.audit.colWhen}</th>
               <th>{m.audit.colWho}</th>
               <th>{m.audit.colAction}</th>
-              <th>{m.audit.colTarget}</th>
+              <th className="audit-target">{m.audit.colTarget}</th>
             </tr>
           </thead>
           <tbody>
@@ -114,9 +114,8 @@ export function AuditTable({ keys = [], users = [], initialFilter = 'all' }: { k
                   <td className="nowrap">{dateTime(entry.createdAt)}</td>
                   <td>{entry.actor?.name ?? m.audit.system}</td>
                   <td>{actions[entry.action] ?? entry.action}</td>
-                  <td className="ellipsis" title={target(entry)}>
-                    {target(entry)}
-                  </td>
+                  {/* Wraps rather than being cut: a settings change names every setting it changed. */}
+                  <td className="audit-target">{target(entry)}</td>
                 </tr>
               ))
             )}

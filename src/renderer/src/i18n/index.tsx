@@ -5,6 +5,17 @@ import { en } from './en';
 import type { Language } from '../../../shared/language';
 
 export type Lang = Language;
+
+/**
+ * A sentence with a count, in its plural forms (CLDR categories, chosen by Intl.PluralRules): `one`
+ * for 1 in Spanish and English, `other` for the rest; `many` where a language has it (Spanish uses
+ * it for whole millions, and falls back to `other` here). `{n}` is the number, formatted.
+ */
+export interface Plural {
+  one: string;
+  other: string;
+  many?: string;
+}
 const STORAGE_KEY = 'titular.lang';
 const CATALOGS: Record<Lang, Messages> = { es, en };
 
@@ -35,8 +46,11 @@ export interface I18n {
   day: (ymd: string, options?: Intl.DateTimeFormatOptions) => string;
   /** "3 créditos" / "1 crédito". */
   credits: (n: number) => string;
-  /** The `one` template when n is 1, else `other`; either may hold `{n}` (filled with the number, formatted). */
-  plural: (n: number, one: string, other: string) => string;
+  /**
+   * The form of `forms` the language's plural rules pick for n, filled: `{n}` with the number
+   * (formatted), other placeholders from `vars`. The one way the screens say a count.
+   */
+  plural: (n: number, forms: Plural, vars?: Record<string, string | number>) => string;
   results: (n: number) => string;
   relative: (iso: string | null | undefined) => string;
 }
@@ -76,6 +90,12 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     };
     const num = (n: number, options?: Intl.NumberFormatOptions) =>
       options ? new Intl.NumberFormat(locale, options).format(n) : numberFmt.format(n);
+    const pluralRules = new Intl.PluralRules(locale);
+    const plural = (n: number, forms: Plural, vars: Record<string, string | number> = {}) => {
+      const category = pluralRules.select(n);
+      const form = (category === 'one' || category === 'many' ? forms[category] : undefined) ?? forms.other;
+      return tpl(form, { ...vars, n: num(n) });
+    };
     return {
       lang,
       setLang,
@@ -94,9 +114,9 @@ export function I18nProvider({ children }: { children: ReactNode }) {
         const d = parse(`${ymd.slice(0, 10)}T12:00:00Z`);
         return d ? new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(d) : ymd;
       },
-      credits: (n) => (n === 1 ? m.common.creditsOne : tpl(m.common.creditsOther, { n: num(n) })),
-      plural: (n, one, other) => tpl(n === 1 ? one : other, { n: num(n) }),
-      results: (n) => (n === 1 ? m.common.resultsOne : tpl(m.common.resultsOther, { n: num(n) })),
+      credits: (n) => plural(n, m.common.credits),
+      plural,
+      results: (n) => plural(n, m.common.results),
       relative: (iso) => {
         const d = parse(iso);
         if (!d) return m.common.never;

@@ -60,18 +60,23 @@ function vaultTitle(code: string, message: string, m: Messages): string | null {
   return null;
 }
 
-export function describeError(error: unknown, m: Messages, context: 'account' | 'report' | 'other' = 'other'): DescribedError {
-  if (isIpcCallError(error)) {
-    // A vault answer we can say in the user's language needs no English detail under it.
-    const vault = vaultTitle(error.code, error.message, m);
-    const title = vault ?? titleForCode(error.code, m, context);
-    const status = error.status || null;
-    if (vault || !error.message || TITLE_REPEATS_IT.has(error.code) || (m.locale.startsWith('es') && TITLE_SAYS_IT.has(error.code))) {
-      return { code: error.code, title, detail: null, detailInEnglish: false, status };
-    }
-    const said = serverMessage(error.message, m);
-    return { code: error.code, title, detail: said.text, detailInEnglish: said.inEnglish, status };
+/**
+ * An error by its code and the core's message: a live answer, or one stored in the history. The title
+ * says the code in the screen's language; the message goes under it only when it adds something.
+ */
+export function describeCode(code: string, message: string, status: number | null, m: Messages, context: 'account' | 'report' | 'other' = 'other'): DescribedError {
+  // A vault answer we can say in the user's language needs no English detail under it.
+  const vault = vaultTitle(code, message, m);
+  const title = vault ?? titleForCode(code, m, context);
+  if (vault || !message || TITLE_REPEATS_IT.has(code) || (m.locale.startsWith('es') && TITLE_SAYS_IT.has(code))) {
+    return { code, title, detail: null, detailInEnglish: false, status };
   }
+  const said = serverMessage(message, m);
+  return { code, title, detail: said.text, detailInEnglish: said.inEnglish, status };
+}
+
+export function describeError(error: unknown, m: Messages, context: 'account' | 'report' | 'other' = 'other'): DescribedError {
+  if (isIpcCallError(error)) return describeCode(error.code, error.message, error.status || null, m, context);
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'ERROR', title: m.errors.UNKNOWN, detail: message, detailInEnglish: m.locale.startsWith('es'), status: null };
 }

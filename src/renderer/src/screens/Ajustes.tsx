@@ -1,7 +1,7 @@
 // Ajustes (admins): the local API's port, the vault's auto-lock, where live lookups are resolved
 // per product, and the remote API (base URL, timeout, and its key, which goes into the vault and is
 // never shown again). One form saves the plain settings together; the key has its own action.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { AppSettings } from '../../../shared/ipc/contract';
 import type { ProductSlug } from '../../../shared/api/common';
 import { useAppSettings, useBackup, useSetUpstreamKey, useUpdateSettings } from '../api/app-hooks';
@@ -10,6 +10,8 @@ import { Badge, Card, ErrorBanner, PageHeader, Skeleton, Spinner } from '../comp
 import { useToast } from '../components/Toast';
 import { IconAlert, IconKey, IconShield } from '../components/Icons';
 import { serverMessage } from '../lib/errors';
+import { isIpcCallError } from '../api/client';
+import type { Messages } from '../i18n/es';
 import { CopyButton } from '../components/CopyButton';
 
 type Mode = AppSettings['resolvers']['cbu'];
@@ -34,6 +36,22 @@ const toDraft = (s: AppSettings): Draft => ({
 
 const intIn = (raw: string, min: number, max: number) => /^\d+$/.test(raw.trim()) && Number(raw) >= min && Number(raw) <= max;
 
+/**
+ * The core's refusal of one field of the form ("remote.baseUrl: the base URL must …"), said without
+ * the field's internal name, in the screen's language; null for any other error.
+ */
+function fieldRefusal(error: unknown, field: string, m: Messages): string | null {
+  const prefix = `${field}: `;
+  if (!isIpcCallError(error) || error.code !== 'INVALID_PARAMETER' || !error.message.startsWith(prefix)) return null;
+  const reason = error.message.slice(prefix.length);
+  if (m.locale.startsWith('es')) {
+    const said = serverMessage(reason, m);
+    return said.inEnglish ? `${m.errors.serverSaid}: ${reason}` : said.text;
+  }
+  const sentence = reason.charAt(0).toUpperCase() + reason.slice(1);
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
 export function AjustesScreen() {
   const { m } = useI18n();
   const settings = useAppSettings();
@@ -57,7 +75,7 @@ export function AjustesScreen() {
 }
 
 function SettingsForm({ current }: { current: AppSettings }) {
-  const { m, dateTime } = useI18n();
+  const { m, dateTime, num } = useI18n();
   const id = useId();
   const toast = useToast();
   const update = useUpdateSettings();
@@ -68,14 +86,22 @@ function SettingsForm({ current }: { current: AppSettings }) {
 
   const errors = {
     apiPort: intIn(draft.apiPort, 1024, 65535) ? null : m.settings.invalidPort,
-    autoLockMinutes: intIn(draft.autoLockMinutes, 0, 1440) ? null : m.settings.invalidMinutes,
-    timeoutMs: intIn(draft.timeoutMs, 100, 60_000) ? null : m.settings.invalidTimeout,
+    autoLockMinutes: intIn(draft.autoLockMinutes, 0, 1440) ? null : tpl(m.settings.invalidMinutes, { min: num(0), max: num(1440) }),
+    timeoutMs: intIn(draft.timeoutMs, 100, 60_000) ? null : tpl(m.settings.invalidTimeout, { min: num(100), max: num(60_000) }),
     baseUrl: PRODUCTS.some((p) => draft.resolvers[p] === 'remote') && !draft.baseUrl.trim() ? m.settings.remoteNeedsUrl : null,
   };
   const valid = Object.values(errors).every((e) => e === null);
   const dirty = JSON.stringify(draft) !== JSON.stringify(toDraft(current));
-  const err = (key: keyof typeof errors) => (touched ? errors[key] : null);
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  // The core's refusal of the URL (its rules: remoteBaseUrlProblem) sits under the URL field, as
+  // long as the field still says the URL it refused.
+  const urlRefused = fieldRefusal(update.error, 'remote.baseUrl', m);
+  const urlRefusal = urlRefused !== null && draft.baseUrl.trim() === (update.variables?.remote?.baseUrl ?? '') ? urlRefused : null;
+  const err = (key: keyof typeof errors) => (key === 'baseUrl' && urlRefusal && !(touched && errors.baseUrl) ? urlRefusal : touched ? errors[key] : null);
+  const urlInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (urlRefused !== null) urlInput.current?.focus();
+  }, [update.error, urlRefused]);
 
   const save = () => {
     setTouched(true);
@@ -178,8 +204,28 @@ function SettingsForm({ current }: { current: AppSettings }) {
               <label className="field-label" htmlFor={`${id}-url`}>
                 {m.settings.remoteUrl}
               </label>
-              <input id={`${id}-url`} className="input" type="url" placeholder="https://" value={draft.baseUrl} maxLength={500} onChange={(e) => set({ baseUrl: e.target.value })} aria-invalid={!!err('baseUrl')} data-testid="settings-remote-url" />
-              {err('baseUrl') ? <p className="field-error">{err('baseUrl')}</p> : <p className="field-hint">{m.settings.remoteUrlHint}</p>}
+              <input
+                id={`${id}-url`}
+                ref={urlInput}
+                className="input"
+                type="url"
+                placeholder="https://"
+                value={draft.baseUrl}
+                maxLength={500}
+                onChange={(e) => set({ baseUrl: e.target.value })}
+                aria-invalid={!!err('baseUrl')}
+                aria-describedby={`${id}-url-note`}
+                data-testid="settings-remote-url"
+              />
+              {err('baseUrl') ? (
+                <p className="field-error" id={`${id}-url-note`} data-testid="settings-remote-url-error">
+                  {err('baseUrl')}
+                </p>
+              ) : (
+                <p className="field-hint" id={`${id}-url-note`}>
+                  {m.settings.remoteUrlHint}
+                </p>
+              )}
             </div>
             <div className="field">
               <label className="field-label" htmlFor={`${id}-timeout`}>
@@ -199,7 +245,8 @@ function SettingsForm({ current }: { current: AppSettings }) {
 
       </div>
       <div className="settings-actions">
-        {update.isError ? <ErrorBanner error={update.error} testId="settings-error" /> : null}
+        {/* A refusal of the URL is said under its field (above), not here. */}
+        {update.isError && urlRefused === null ? <ErrorBanner error={update.error} testId="settings-error" /> : null}
         <button type="submit" className="btn btn-primary" disabled={!dirty || update.isPending} data-testid="settings-save">
           {update.isPending ? <Spinner /> : null}
           <span>{update.isPending ? m.settings.saving : m.settings.save}</span>

@@ -261,7 +261,8 @@ function KeyRow({ apiKey: key, lockedHintId, onAction }: { apiKey: ApiKeyViewDto
           {m.keys.colExpires}: {key.expiresAt ? date(key.expiresAt) : m.common.never}
         </div>
       </td>
-      <td className="ellipsis" title={key.owner.email}>
+      {/* Wraps between words rather than being cut while other columns have room. */}
+      <td className="keys-owner" title={key.owner.email}>
         {key.owner.name}
       </td>
       <td className="right nowrap">

@@ -170,7 +170,7 @@ function AccountLookup() {
                 {check.alias ? (
                   <ul className="checks">
                     <Check state={check.alias.charsetOk} label={m.lookup.aliasCharset} okText={m.lookup.ruleOk} badText={m.lookup.ruleBad} />
-                    <Check state={check.alias.lengthOk} label={tpl(m.lookup.aliasLength, { n: num(check.alias.length) })} okText={m.lookup.ruleOk} badText={m.lookup.ruleBad} />
+                    <Check state={check.alias.lengthOk} label={plural(check.alias.length, m.lookup.aliasLength)} okText={m.lookup.ruleOk} badText={m.lookup.ruleBad} />
                   </ul>
                 ) : null}
                 {check.valid && available === 0 ? (
@@ -184,6 +184,11 @@ function AccountLookup() {
                 ) : check.cbu && !check.cbu.analysis.ok && check.cbu.analysis.reason !== 'length' ? (
                   <p className="feedback-error">
                     <IconAlert size={15} /> {check.cbu.analysis.reason === 'non_digit' ? m.lookup.nonDigit : lang === 'es' ? check.cbu.analysis.messageEs : check.cbu.analysis.message}
+                  </p>
+                ) : check.cbu && check.cbu.progress.digits > 22 ? (
+                  // Too few digits is still being typed; too many is a mistake: say which, beside the red count.
+                  <p className="feedback-error" data-testid="lookup-too-many-digits">
+                    <IconAlert size={15} /> {plural(check.cbu.progress.digits - 22, m.lookup.tooManyDigits)}
                   </p>
                 ) : null}
               </>
@@ -211,7 +216,7 @@ function AccountLookup() {
             extra={
               creditsLeft !== undefined ? (
                 <div className="banner-credits" data-testid="credits-left" data-credits={creditsLeft}>
-                  {plural(creditsLeft, m.lookup.creditsLeftOne, m.lookup.creditsLeftOther)}
+                  {plural(creditsLeft, m.lookup.creditsLeft)}
                 </div>
               ) : null
             }
@@ -358,7 +363,7 @@ export function LookupResultCard({ data, requestId, creditsLeft }: { data: Looku
         </div>
       </dl>
 
-      <ResultFoot creditsLeft={creditsLeft} credits={{ one: m.lookup.creditsLeftOne, other: m.lookup.creditsLeftOther }} requestId={requestId} />
+      <ResultFoot creditsLeft={creditsLeft} credits={m.lookup.creditsLeft} requestId={requestId} />
     </Card>
   );
 }

@@ -97,7 +97,7 @@ export function CreditReportPanel() {
           extra={
             creditsLeft !== undefined ? (
               <div className="banner-credits" data-testid="credits-left">
-                {plural(creditsLeft, m.lookup.creditsLeftReportOne, m.lookup.creditsLeftReportOther)}
+                {plural(creditsLeft, m.lookup.creditsLeftReport)}
               </div>
             ) : null
           }
@@ -125,10 +125,12 @@ function byDate(a: BouncedCheck, b: BouncedCheck): number {
 }
 
 export function CreditReportCard({ report, creditsLeft, requestId }: { report: CreditReport; creditsLeft?: number; requestId?: string }) {
-  const { m, num, day } = useI18n();
-  const pesos = (n: number) => num(n, { style: 'currency', currency: 'ARS', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 0, maximumFractionDigits: 2 });
-  // Debts come in thousands of pesos (as the Central de Deudores reports them), with one decimal.
-  const thousands = (n: number) => num(n, { style: 'currency', currency: 'ARS', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 0, maximumFractionDigits: 1 });
+  const { m, num, day, plural } = useI18n();
+  // Money always with its two decimals, so a column reads alike row by row (48.200,50 above 9.800,00,
+  // not 48.200,5 above 9.800). Debts come in thousands of pesos, as the Central de Deudores reports them.
+  const cents = { minimumFractionDigits: 2, maximumFractionDigits: 2 } as const;
+  const pesos = (n: number) => num(n, { style: 'currency', currency: 'ARS', currencyDisplay: 'narrowSymbol', ...cents });
+  const thousands = pesos;
   const s = report.subject;
   const situations = [...report.situations].sort(bySeverity);
   const checks = [...report.bounced_checks].sort(byDate);
@@ -162,7 +164,7 @@ export function CreditReportCard({ report, creditsLeft, requestId }: { report: C
         <div className="stat">
           <div className="stat-label">{m.report.totalAmount}</div>
           <div className="stat-value" data-testid="total-amount">
-            {/* "$ 0", not "$ 0 mil": nothing owed needs no unit. */}
+            {/* "$ 0,00", not "$ 0,00 mil": nothing owed needs no unit. */}
             {report.totals.amount === 0 ? pesos(0) : tpl(m.report.thousands, { amount: thousands(report.totals.amount) })}
           </div>
         </div>
@@ -182,7 +184,7 @@ export function CreditReportCard({ report, creditsLeft, requestId }: { report: C
           <div className="stat-label">{m.report.bouncedChecks}</div>
           <div className="stat-value" data-testid="total-checks">
             {num(checks.length)}
-            {unpaid > 0 ? <span className="stat-note is-bad"> · {tpl(unpaid === 1 ? m.report.unpaidOne : m.report.unpaidOther, { n: num(unpaid) })}</span> : null}
+            {unpaid > 0 ? <span className="stat-note is-bad"> · {plural(unpaid, m.report.unpaidCount)}</span> : null}
           </div>
         </div>
       </div>
@@ -214,7 +216,7 @@ export function CreditReportCard({ report, creditsLeft, requestId }: { report: C
                   </td>
                   {/* The header says "miles de $": a "$" in the cell too would read as pesos. */}
                   <td className="num" data-testid="situation-amount">
-                    {num(row.amount, { minimumFractionDigits: 0, maximumFractionDigits: 1 })}
+                    {num(row.amount, cents)}
                   </td>
                   <td className="num">{num(row.days_overdue)}</td>
                 </tr>
@@ -260,7 +262,7 @@ export function CreditReportCard({ report, creditsLeft, requestId }: { report: C
         </div>
       )}
       <p className="muted small report-note">{m.report.amountsNote}</p>
-      <ResultFoot creditsLeft={creditsLeft} credits={{ one: m.lookup.creditsLeftReportOne, other: m.lookup.creditsLeftReportOther }} requestId={requestId} />
+      <ResultFoot creditsLeft={creditsLeft} credits={m.lookup.creditsLeftReport} requestId={requestId} />
     </Card>
   );
 }

@@ -8,7 +8,7 @@ import { creditReportSchema } from '../../../shared/api/credit';
 import { useExportHistory, useHistory } from '../api/hooks';
 import { tpl, useI18n } from '../i18n';
 import { formatTaxId, isPlainObject } from '../lib/format';
-import { serverMessage, titleForCode } from '../lib/errors';
+import { describeCode, titleForCode } from '../lib/errors';
 import { normalizeIdentifierInput } from '../../../shared/identifiers';
 import { Badge, Card, EmptyState, ErrorBanner, PageHeader, Pager, SkeletonRows, Spinner } from '../components/ui';
 import { Drawer } from '../components/Dialog';
@@ -48,16 +48,18 @@ function ResultCell({ entry }: { entry: HistoryEntry }) {
   if (!error) {
     const summary = resultSummary(entry);
     return (
-      <td className="ellipsis result-cell" title={summary}>
-        {summary || m.common.none}
+      <td className="result-cell" title={summary}>
+        <span className="clamp-2">{summary || m.common.none}</span>
       </td>
     );
   }
   const outcomes = m.history.outcomes;
   const short = error.code in outcomes ? outcomes[error.code as keyof typeof outcomes] : outcomes.other;
   return (
-    <td className="ellipsis result-cell" title={titleForCode(error.code, m, entry.inputType === 'CUIT' ? 'report' : 'account')} data-testid="history-result-error">
-      <span className="code-chip">{error.code}</span> {short}
+    <td className="result-cell" title={titleForCode(error.code, m, entry.inputType === 'CUIT' ? 'report' : 'account')} data-testid="history-result-error">
+      <span className="clamp-2">
+        <span className="code-chip">{error.code}</span> {short}
+      </span>
     </td>
   );
 }
@@ -78,7 +80,7 @@ function resultSummary(entry: HistoryEntry): string {
 }
 
 export function HistorialScreen() {
-  const { m, num, dateTime, results, lang } = useI18n();
+  const { m, num, dateTime, results, lang, plural } = useI18n();
   const toast = useToast();
   const id = useId();
   const [from, setFrom] = useState('');
@@ -128,7 +130,7 @@ export function HistorialScreen() {
     exporter.mutate({ ...filter, language: lang, timeZone: screenTimeZone() }, {
       onSuccess: (result) => {
         downloadCsv(result.fileName, result.csv);
-        toast(tpl(m.history.exported, { n: num(result.rows) }));
+        toast(plural(result.rows, m.history.exported));
       },
     });
   };
@@ -256,7 +258,7 @@ export function HistorialScreen() {
                     data-history-id={entry.id}
                     data-status={entry.status}
                   >
-                    <td className="nowrap">{dateTime(entry.createdAt)}</td>
+                    <td className="history-date">{dateTime(entry.createdAt)}</td>
                     <td className="mono identifier-cell" title={entry.inputIdentifier}>
                       {shownIdentifier(entry)}
                     </td>
@@ -326,6 +328,8 @@ function KeyLine({ label }: { label: string }) {
 function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () => void }) {
   const { m, num, dateTime } = useI18n();
   const error = errorOf(entry);
+  // Said as a live answer's banner says it: PA011's stored sentence only repeats the title, so it is not shown twice.
+  const described = error ? describeCode(error.code, error.message, null, m, entry.inputType === 'CUIT' ? 'report' : 'account') : null;
   const account = lookupDataSchema.safeParse(entry.responseData);
   const report = account.success ? null : creditReportSchema.safeParse(entry.responseData);
   return (
@@ -377,13 +381,18 @@ function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () =>
       </dl>
 
       <div className="section-label">{m.history.summary}</div>
-      {error ? (
+      {described ? (
         <div className="banner banner-error" data-testid="history-detail-error">
           <div className="banner-body">
             <div className="banner-title">
-              {titleForCode(error.code, m, entry.inputType === 'CUIT' ? 'report' : 'account')} <span className="code-chip">{error.code}</span>
+              {described.title} <span className="code-chip">{described.code}</span>
             </div>
-            {error.message ? <div className="banner-detail">{serverMessage(error.message, m).text}</div> : null}
+            {described.detail && described.detail !== described.title ? (
+              <div className="banner-detail">
+                {described.detailInEnglish ? `${m.errors.serverSaid}: ` : ''}
+                {described.detail}
+              </div>
+            ) : null}
           </div>
         </div>
       ) : account.success ? (

@@ -12,7 +12,7 @@ import { Badge, Card, EmptyState, ErrorBanner, Notice, PageHeader, SkeletonRows,
 import { useToast } from '../components/Toast';
 import { serverMessage } from '../lib/errors';
 import { ConfirmDialog } from '../components/Dialog';
-import { IconBulk, IconCheck, IconDownload } from '../components/Icons';
+import { IconAlert, IconBulk, IconCheck, IconDownload } from '../components/Icons';
 import { downloadCsv } from '../lib/download-csv';
 import { screenTimeZone } from '../lib/time-zone';
 import { IDENTIFIER_HEADERS, bulkCsvDelimiter } from '../../../shared/bulk-header';
@@ -75,7 +75,7 @@ export function LotesScreen({ session }: { session: Session }) {
 }
 
 function NewJobCard({ onReady }: { onReady: (id: string, completedBefore: BulkJobView | null) => void }) {
-  const { m, num, dateTime } = useI18n();
+  const { m, dateTime, plural } = useI18n();
   const toast = useToast();
   const id = useId();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -183,7 +183,7 @@ function NewJobCard({ onReady }: { onReady: (id: string, completedBefore: BulkJo
 
         <div className="bulk-submit-row">
           <span className="small muted" data-testid="bulk-line-count">
-            {lines === 1 ? m.bulk.rowCountOne : tpl(m.bulk.rowCountOther, { n: num(lines) })}
+            {plural(lines, m.bulk.rowCount)}
           </span>
           <button type="submit" className="btn btn-primary" disabled={lines === 0 || tooLarge || create.isPending} data-testid="bulk-prepare">
             {create.isPending ? <Spinner /> : <IconBulk size={16} />}
@@ -213,7 +213,7 @@ function TooLarge() {
 
 /** `ranBefore`: set when this list was already run to the end (its finish time), so starting it charges again. */
 function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | null }) {
-  const { m, num, dateTime, lang } = useI18n();
+  const { m, num, dateTime, lang, plural } = useI18n();
   const toast = useToast();
   const query = useBulkJob(id);
   const balance = useBalance();
@@ -242,6 +242,9 @@ function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | null }) 
   const pct = percentOf(job);
   const available = balance.data?.balances.find((b) => b.productSlug === job.product)?.balance;
   const busy = start.isPending || pause.isPending || cancel.isPending;
+  // As Consulta's button: nothing to run on at 0 credits (the core would stop the batch at once).
+  const noCredits = available === 0 && p.remaining > 0;
+  const product = m.products[job.product];
   const actionError = start.error ?? pause.error ?? cancel.error ?? exporter.error;
 
   const exportCsv = () =>
@@ -250,7 +253,7 @@ function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | null }) 
       {
         onSuccess: (result) => {
           downloadCsv(result.fileName, result.csv);
-          toast(tpl(m.bulk.exported, { n: num(result.rows) }));
+          toast(plural(result.rows, m.bulk.exported));
         },
       },
     );
@@ -259,7 +262,7 @@ function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | null }) 
     <section className="card bulk-panel" data-testid="bulk-panel" data-job-id={job.id} data-status={shown}>
       <div className="bulk-panel-head">
         <div className="bulk-panel-title">
-          <h2 className="card-title ellipsis" title={job.name}>
+          <h2 className="card-title bulk-panel-name" title={job.name} data-testid="bulk-panel-name">
             {job.name}
           </h2>
           <p className="card-subtitle">
@@ -318,17 +321,33 @@ function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | null }) 
         </dl>
       </div>
 
-      {shown === 'out_of_credits' ? (
+      {/* Stopped for lack of credits: what to do while there are none, and once there are again
+          (a purchase since), that the batch can go on. */}
+      {shown === 'out_of_credits' && available !== undefined && available > 0 ? (
+        <Notice tone="info" testId="bulk-out-of-credits">
+          <div className="banner-title">{m.bulk.creditsBackTitle}</div>
+          <div className="banner-detail">
+            {plural(p.remaining, m.bulk.creditsBackBody, { available: num(available), product })}
+            {available < p.remaining ? ` ${plural(available, m.bulk.creditsBackPartial)}` : ''}
+          </div>
+        </Notice>
+      ) : shown === 'out_of_credits' ? (
         <Notice tone="warning" testId="bulk-out-of-credits">
           <div className="banner-title">{m.bulk.outOfCreditsTitle}</div>
-          <div className="banner-detail">{tpl(m.bulk.outOfCreditsBody, { n: num(p.remaining), product: m.products[job.product] })}</div>
+          <div className="banner-detail">{plural(p.remaining, m.bulk.outOfCreditsBody, { product })}</div>
         </Notice>
       ) : null}
       {shown === 'interrupted' ? <Notice tone="warning">{m.bulk.interrupted}</Notice> : null}
-      {p.retryable > 0 && !job.active && shown !== 'cancelled' ? <Notice tone="warning">{tpl(m.bulk.retryable, { n: num(p.retryable) })}</Notice> : null}
+      {p.retryable > 0 && !job.active && shown !== 'cancelled' ? <Notice tone="warning">{plural(p.retryable, m.bulk.retryable)}</Notice> : null}
       {shown === 'pending' && available !== undefined ? (
         <p className={`cost-note ${available < p.remaining ? 'is-empty' : ''}`} data-testid="bulk-cost">
-          {tpl(m.bulk.costNote, { n: num(p.remaining), available: num(available) })}
+          {plural(p.remaining, m.bulk.costNote, { available: num(available) })}
+        </p>
+      ) : null}
+      {/* Why the start (or resume) button is disabled, as Consulta says it; the out-of-credits notice says it already. */}
+      {noCredits && !job.active && shown !== 'out_of_credits' && shown !== 'completed' && shown !== 'cancelled' ? (
+        <p className="feedback-error" data-testid="bulk-no-credits">
+          <IconAlert size={15} /> {job.product === 'cbu' ? m.lookup.noCredits : m.report.noCredits}
         </p>
       ) : null}
       {/* Said next to the start button for as long as it can be pressed, not only in a passing toast. */}
@@ -342,13 +361,13 @@ function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | null }) 
 
       <div className="bulk-actions">
         {shown === 'pending' ? (
-          <button type="button" className="btn btn-primary" onClick={() => start.mutate({ id: job.id })} disabled={busy || p.total === 0} data-testid="bulk-start">
+          <button type="button" className="btn btn-primary" onClick={() => start.mutate({ id: job.id })} disabled={busy || p.total === 0 || noCredits} data-testid="bulk-start">
             {start.isPending ? <Spinner /> : null}
-            <span>{tpl(m.bulk.start, { n: num(p.remaining) })}</span>
+            <span>{plural(p.remaining, m.bulk.start)}</span>
           </button>
         ) : null}
         {RESUMABLE.includes(shown) ? (
-          <button type="button" className="btn btn-primary" onClick={() => start.mutate({ id: job.id })} disabled={busy} data-testid="bulk-resume">
+          <button type="button" className="btn btn-primary" onClick={() => start.mutate({ id: job.id })} disabled={busy || noCredits} data-testid="bulk-resume">
             {start.isPending ? <Spinner /> : null}
             <span>{m.bulk.resume}</span>
           </button>
@@ -392,7 +411,7 @@ function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | null }) 
           onCancel={() => setConfirmCancel(false)}
           onConfirm={() => cancel.mutate({ id: job.id }, { onSettled: () => setConfirmCancel(false) })}
         >
-          {tpl(m.bulk.cancelConfirm, { n: num(p.remaining) })}
+          {plural(p.remaining, m.bulk.cancelConfirm)}
         </ConfirmDialog>
       ) : null}
 
@@ -410,7 +429,7 @@ function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | null }) 
               {invalidRows.map((r) => (
                 <tr key={r.row}>
                   <td className="num">{num(r.row)}</td>
-                  <td className="mono ellipsis" title={r.input}>
+                  <td className="mono bulk-input-cell" title={r.input}>
                     {r.input || m.common.none}
                   </td>
                   <td>{serverMessage(r.message, m).text}</td>
@@ -535,7 +554,7 @@ function JobsTable({
                       </div>
                     </td>
                     <td className="num">{num(job.progress.charged)}</td>
-                    {showUser ? <td className="ellipsis">{job.user.name}</td> : null}
+                    {showUser ? <td className="bulk-col-user">{job.user.name}</td> : null}
                   </tr>
                 );
               })

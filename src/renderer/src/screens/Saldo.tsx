@@ -34,7 +34,7 @@ export function SaldoScreen({ session }: { session: Session }) {
 }
 
 function BalanceCard({ slug, entry, loading }: { slug: ProductSlug; entry: BalanceEntry | undefined; loading: boolean }) {
-  const { m, num } = useI18n();
+  const { m, num, plural } = useI18n();
   const pct = entry && entry.totalPurchased > 0 ? Math.min(100, Math.round((entry.totalConsumed / entry.totalPurchased) * 100)) : 0;
   const low = entry ? entry.balance === 0 || (entry.totalPurchased > 0 && entry.balance / entry.totalPurchased < 0.1) : false;
   return (
@@ -58,7 +58,7 @@ function BalanceCard({ slug, entry, loading }: { slug: ProductSlug; entry: Balan
             <span className="balance-value" data-testid={`balance-available-${slug}`}>
               {num(entry.balance)}
             </span>
-            <span className="balance-unit">{m.balance.available}</span>
+            <span className="balance-unit">{plural(entry.balance, m.balance.available)}</span>
           </div>
           <div className="meter" aria-hidden="true">
             <span style={{ width: `${pct}%` }} />
@@ -199,7 +199,7 @@ function ConsumptionChart() {
 }
 
 function PurchaseForm() {
-  const { m, num, credits } = useI18n();
+  const { m, num, plural } = useI18n();
   const id = useId();
   const [product, setProduct] = useState<ProductSlug>('cbu');
   const [amount, setAmount] = useState('');
@@ -295,7 +295,7 @@ function PurchaseForm() {
           <div ref={outcome} className="purchase-outcome">
             {last.added ? (
               <Notice tone="success" testId="purchase-result">
-                {tpl(m.balance.added, { amount: credits(lastInput?.amount ?? 0), balance: num(last.balance) })}
+                {plural(lastInput?.amount ?? 0, m.balance.added, { balance: num(last.balance) })}
               </Notice>
             ) : (
               <Notice tone="warning" testId="purchase-result">

@@ -56,8 +56,8 @@ export function UsuariosScreen({ session }: { session: Session }) {
             <table className="table zebra hoverable users-table" data-testid="users-table">
               <thead>
                 <tr>
-                  <th>{m.users.name}</th>
-                  <th>{m.users.email}</th>
+                  <th className="users-col-name">{m.users.name}</th>
+                  <th className="users-col-email">{m.users.email}</th>
                   <th>{m.users.role}</th>
                   <th>{m.users.since}</th>
                 </tr>
@@ -118,18 +118,18 @@ function UserRow({ user, me, busy, onRole }: { user: UserView; me: boolean; busy
   const selectId = useId();
   return (
     <tr data-testid="user-row" data-user-id={user.id} data-role={user.role}>
-      <td>
+      <td className="users-col-name">
         <div className="user-cell">
           <span className="avatar small" aria-hidden="true">
             {initials(user.name)}
           </span>
-          <span className="cell-title" title={user.name}>
+          <span className="cell-title" title={user.name} data-testid="user-name">
             {user.name}
           </span>
           {me ? <Badge tone="info">{m.users.you}</Badge> : null}
         </div>
       </td>
-      <td className="ellipsis" title={user.email}>
+      <td className="users-col-email" title={user.email} data-testid="user-email">
         {user.email}
       </td>
       <td>
