@@ -51,6 +51,19 @@ export async function lookup(page: Page, identifier: string): Promise<'result' |
 }
 
 /** The available balance shown on Saldo's card for a product (from its data-balance attribute). */
+/**
+ * The screens see the real balances with one product's set to `balance`: a state (no credits, one
+ * credit) the shared seed does not have, without spending or buying for it.
+ */
+export async function showBalance(page: Page, product: 'cbu' | 'informes', balance: number): Promise<void> {
+  await page.route('**/bridge/balance.get', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    for (const b of json.value.balances) if (b.productSlug === product) b.balance = balance;
+    await route.fulfill({ response, json });
+  });
+}
+
 export async function readBalance(page: Page, product: 'cbu' | 'informes'): Promise<number> {
   const card = page.getByTestId(`balance-card-${product}`);
   await expect(card).toHaveAttribute('data-balance', /^\d+$/);

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { REPORTS } from './data';
-import { expect, goTo, openApp, readBalance, test } from './fixtures';
+import { expect, goTo, openApp, readBalance, test, showBalance } from './fixtures';
 
 const SCREENSHOT = path.join(__dirname, 'screenshots', 'informe.png');
 
@@ -103,12 +103,7 @@ test('a clean record says so: no debts, no bounced checks', async ({ page, state
 
 test('with no Informes credits left "Pedir informe" is disabled and says why', async ({ page, state }) => {
   // The real balance, with the Informes credits at 0 (the seed has some).
-  await page.route('**/bridge/balance.get', async (route) => {
-    const response = await route.fetch();
-    const json = await response.json();
-    for (const b of json.value.balances) if (b.productSlug === 'informes') b.balance = 0;
-    await route.fulfill({ response, json });
-  });
+  await showBalance(page, 'informes', 0);
   await openApp(page, state);
   await page.getByTestId('tab-report').click();
   await page.getByTestId('report-input').fill(REPORTS.clean.taxId);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { ACCOUNTS, BAD_CHECK_DIGIT_CBU, NOT_FOUND_CBU } from './data';
-import { expect, goTo, openApp, readBalance, test } from './fixtures';
+import { expect, goTo, openApp, readBalance, test, showBalance } from './fixtures';
 
 const SCREENSHOT = path.join(__dirname, 'screenshots', 'lotes.png');
 
@@ -197,12 +197,7 @@ test('the batch\'s name and an invalid CBU are whole at 1024 and 1280 px, where 
 });
 
 test('with no credits the start button is disabled and says why, as Consulta does', async ({ page, state }) => {
-  await page.route('**/bridge/balance.get', async (route) => {
-    const response = await route.fetch();
-    const json = await response.json();
-    for (const b of json.value.balances) if (b.productSlug === 'cbu') b.balance = 0;
-    await route.fulfill({ response, json });
-  });
+  await showBalance(page, 'cbu', 0);
   await openApp(page, state, 'admin', 'lotes');
   const panel = await prepare(page, [ACCOUNTS.company.alias, ACCOUNTS.cvu.cbu]);
   await expect(panel.getByTestId('bulk-cost')).toHaveText('Este lote consume hasta 2 créditos. Disponibles: 0.');

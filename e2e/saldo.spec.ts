@@ -1,6 +1,6 @@
 // Saldo: a purchase recorded by the admin raises the balance by its amount (the notice is scrolled into
 // view); a repeated reference does not.
-import { expect, openApp, readBalance, test } from './fixtures';
+import { expect, openApp, readBalance, test, showBalance } from './fixtures';
 
 test('a purchase increases the CBU balance by its amount', async ({ page, state }) => {
   await openApp(page, state, 'admin', 'saldo');
@@ -64,12 +64,7 @@ test('an amount written with the thousands separator of es-AR (1.000) is a thous
 
 test('one credit is said in the singular: the purchase notice and the balance card, in Spanish and in English', async ({ page, state }) => {
   // The real balances, with the Informes credits at 1 (the seed has more).
-  await page.route('**/bridge/balance.get', async (route) => {
-    const response = await route.fetch();
-    const json = await response.json();
-    for (const b of json.value.balances) if (b.productSlug === 'informes') b.balance = 1;
-    await route.fulfill({ response, json });
-  });
+  await showBalance(page, 'informes', 1);
   await openApp(page, state, 'admin', 'saldo');
   const informes = page.getByTestId('balance-card-informes');
   await expect(informes).toHaveAttribute('data-balance', '1');
