@@ -1,7 +1,7 @@
 // Building blocks shared by the screens: badges, banners, skeletons, empty states, page header.
 import { useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { tpl, useI18n } from '../i18n';
-import { describeError } from '../lib/errors';
+import { describeError, type DescribedError } from '../lib/errors';
 import { IconAlert, IconCheck, IconChevronLeft, IconChevronRight, IconInfo } from './Icons';
 
 export type Tone = 'neutral' | 'success' | 'danger' | 'warning' | 'info' | 'accent';
@@ -11,6 +11,21 @@ export function Badge({ tone = 'neutral', children, title }: { tone?: Tone; chil
     <span className={`badge badge-${tone}`} title={title}>
       {children}
     </span>
+  );
+}
+
+/**
+ * The server's sentence under an error's title, when it adds something to it; marked when it is the
+ * server's English on a Spanish screen. Shared by ErrorBanner and Historial's detail of a stored error.
+ */
+export function BannerDetail({ described }: { described: DescribedError }) {
+  const { m } = useI18n();
+  if (!described.detail || described.detail === described.title) return null;
+  return (
+    <div className="banner-detail">
+      {described.detailInEnglish ? `${m.errors.serverSaid}: ` : ''}
+      {described.detail}
+    </div>
   );
 }
 
@@ -54,12 +69,7 @@ export function ErrorBanner({
             </>
           )}
         </div>
-        {d.detail && d.detail !== d.title ? (
-          <div className="banner-detail">
-            {d.detailInEnglish ? `${m.errors.serverSaid}: ` : ''}
-            {d.detail}
-          </div>
-        ) : null}
+        <BannerDetail described={d} />
         {extra}
       </div>
       {onRetry ? (

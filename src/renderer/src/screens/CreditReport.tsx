@@ -130,7 +130,6 @@ export function CreditReportCard({ report, creditsLeft, requestId }: { report: C
   // not 48.200,5 above 9.800). Debts come in thousands of pesos, as the Central de Deudores reports them.
   const cents = { minimumFractionDigits: 2, maximumFractionDigits: 2 } as const;
   const pesos = (n: number) => num(n, { style: 'currency', currency: 'ARS', currencyDisplay: 'narrowSymbol', ...cents });
-  const thousands = pesos;
   const s = report.subject;
   const situations = [...report.situations].sort(bySeverity);
   const checks = [...report.bounced_checks].sort(byDate);
@@ -165,7 +164,7 @@ export function CreditReportCard({ report, creditsLeft, requestId }: { report: C
           <div className="stat-label">{m.report.totalAmount}</div>
           <div className="stat-value" data-testid="total-amount">
             {/* "$ 0,00", not "$ 0,00 mil": nothing owed needs no unit. */}
-            {report.totals.amount === 0 ? pesos(0) : tpl(m.report.thousands, { amount: thousands(report.totals.amount) })}
+            {report.totals.amount === 0 ? pesos(0) : tpl(m.report.thousands, { amount: pesos(report.totals.amount) })}
           </div>
         </div>
         <div className="stat">

@@ -10,7 +10,7 @@ import { tpl, useI18n } from '../i18n';
 import { formatTaxId, isPlainObject } from '../lib/format';
 import { describeCode, titleForCode } from '../lib/errors';
 import { normalizeIdentifierInput } from '../../../shared/identifiers';
-import { Badge, Card, EmptyState, ErrorBanner, PageHeader, Pager, SkeletonRows, Spinner } from '../components/ui';
+import { Badge, BannerDetail, Card, EmptyState, ErrorBanner, PageHeader, Pager, SkeletonRows, Spinner } from '../components/ui';
 import { Drawer } from '../components/Dialog';
 import { useToast } from '../components/Toast';
 import { IconClock, IconDownload, IconKey } from '../components/Icons';
@@ -387,12 +387,7 @@ function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () =>
             <div className="banner-title">
               {described.title} <span className="code-chip">{described.code}</span>
             </div>
-            {described.detail && described.detail !== described.title ? (
-              <div className="banner-detail">
-                {described.detailInEnglish ? `${m.errors.serverSaid}: ` : ''}
-                {described.detail}
-              </div>
-            ) : null}
+            <BannerDetail described={described} />
           </div>
         </div>
       ) : account.success ? (
