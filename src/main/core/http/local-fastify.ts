@@ -1,9 +1,11 @@
 // The Fastify both local servers are built on: the API (server.ts) and, while Titular is locked or not
 // set up, the startup screen's server on the same port (startup-app.ts). What a client meets before a
-// route runs is the same on both: request ids, a 16 KiB JSON-only body, no HEAD, request timeouts, and
-// the documented error body for HTTP that never reaches a route (protocol-errors.ts).
+// route runs is the same on both: request ids, a 16 KiB JSON-only body (its 100 Continue sent only
+// once a route reads it), no HEAD, request timeouts, and the documented error body for HTTP that never
+// reaches a route (protocol-errors.ts).
 import Fastify, { type FastifyInstance } from 'fastify';
 import { requestId } from '../db/ids';
+import { continueOnRead } from './continue-on-read';
 import { clientErrorReply, expectationFailedReply, frameworkErrorReply } from './protocol-errors';
 
 /**
@@ -42,6 +44,7 @@ export function localFastify(options: LocalFastifyOptions = {}): FastifyInstance
     ...options,
   });
   app.server.on('checkExpectation', expectationFailedReply);
+  continueOnRead(app.server);
   // The API speaks JSON only: a text/plain body is answered 415 instead of being parsed as a string.
   app.removeContentTypeParser('text/plain');
   return app;
