@@ -164,7 +164,7 @@ test('Ajustes: the admin changes auto-lock and the resolvers, and stores a remot
   await expect(url).toBeFocused();
   await expect(page.getByTestId('settings-error')).toHaveCount(0);
   await page.getByTestId('lang-switch').click();
-  await expect(urlError).toHaveText('The base URL must use https:// (plain http:// is accepted only for 127.0.0.1 or localhost): the upstream key would travel unencrypted.');
+  await expect(urlError).toHaveText('The base URL must use https:// (plain http:// is accepted only for this machine: localhost, 127.x.x.x or [::1]): the upstream key would travel unencrypted.');
   await url.fill('ftp://api.titular.example');
   await expect(urlError).toHaveCount(0);
   await page.getByTestId('settings-save').click();

@@ -134,7 +134,8 @@ describe('the core\'s messages, in Spanish', () => {
       expect(serverMessageInSpanish(english), english).toBe(spanish);
       expect(serverMessageInSpanish(english.replace(/^remote\.baseUrl: /, '')), english).toBe(spanish);
     }
-    // The loopback hosts the Spanish names are the ones plain http:// is accepted for.
+    // The loopback hosts both languages name are the ones plain http:// is accepted for.
+    expect(save('http://api.example.com')).toContain('this machine: localhost, 127.x.x.x or [::1]');
     for (const url of ['http://localhost:8080', 'http://127.0.0.1:8080', 'http://127.1.2.3', 'http://[::1]:8080']) {
       expect(() => updateSettings(titular, admin, { remote: { baseUrl: url } }, {}), url).not.toThrow();
     }

@@ -50,7 +50,7 @@ export function remoteBaseUrlProblem(raw: string): string | null {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'the base URL must start with https://';
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    return 'the base URL must use https:// (plain http:// is accepted only for 127.0.0.1 or localhost): the upstream key would travel unencrypted';
+    return 'the base URL must use https:// (plain http:// is accepted only for this machine: localhost, 127.x.x.x or [::1]): the upstream key would travel unencrypted';
   }
   if (url.username || url.password) return 'the base URL must not contain a user name or password';
   if (url.search || url.hash) return 'the base URL must not contain a query (?…) or fragment (#…)';
