@@ -64,6 +64,23 @@ describe('where the data is, and how durably it is written', () => {
     }
   });
 
+  it.runIf(process.platform === 'linux')('Linux: the desktop app\'s earlier ~/.config/titular/data is found by every entry while only it holds a database', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'titular-xdg-'));
+    dirs.push(root);
+    const env = { XDG_DATA_HOME: path.join(root, 'share'), XDG_CONFIG_HOME: path.join(root, 'config') };
+    const current = path.join(root, 'share', 'titular');
+    const earlier = path.join(root, 'config', 'titular', 'data');
+    expect(resolveDataDir(undefined, env)).toBe(current);
+    mkdirSync(earlier, { recursive: true });
+    writeFileSync(path.join(earlier, 'titular.db'), '');
+    expect(resolveDataDir(undefined, env)).toBe(earlier);
+    // A relative XDG_CONFIG_HOME is ignored, as XDG_DATA_HOME is: ~/.config is where the earlier folder would be.
+    expect(resolveDataDir(undefined, { ...env, XDG_CONFIG_HOME: 'config' })).toBe(current);
+    mkdirSync(current, { recursive: true });
+    writeFileSync(path.join(current, 'titular.db'), '');
+    expect(resolveDataDir(undefined, env)).toBe(current);
+  });
+
   it('a database only in the folder an earlier version used is still found there; one in the current folder wins', () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'titular-earlier-'));
     dirs.push(root);

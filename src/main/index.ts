@@ -20,7 +20,7 @@ import { registerIpc } from './electron/ipc';
 import { trustedSender } from './electron/trusted-sender';
 import { registerAppScheme, serveRenderer } from './electron/app-protocol';
 import { APP_ORIGIN } from './electron/renderer-file';
-import { earlierIfOnlyThere, keyFileOf, parseSynchronous, resolveDataDir } from './core/data-dir';
+import { keyFileOf, parseSynchronous, resolveDataDir } from './core/data-dir';
 import { desktopUserId } from './core/users/desktop-user';
 
 // Development means `electron-vite dev`, which serves the renderer and says where: DevTools and the
@@ -161,14 +161,12 @@ async function start(): Promise<void> {
 }
 
 /**
- * The shared data directory (core/data-dir.ts). Without TITULAR_DATA_DIR, a desktop that set up its
- * data before the directory was shared, in `<userData>/data` (`~/.config/titular/data` on Linux; on
- * macOS and Windows that is the shared folder itself), keeps it while the shared one holds no database.
+ * The shared data directory (core/data-dir.ts), by the very rule `serve` and the CLI follow: that rule
+ * also finds a desktop's data set up before the directory was shared, in its `<userData>/data`
+ * (`~/.config/titular/data` on Linux; on macOS and Windows that is the shared folder itself).
  */
 function desktopDataDir(): string {
-  const shared = resolveDataDir(undefined, process.env);
-  if (process.env.TITULAR_DATA_DIR) return shared;
-  return earlierIfOnlyThere(shared, path.join(app.getPath('userData'), 'data'));
+  return resolveDataDir(undefined, process.env);
 }
 
 /**

@@ -15,7 +15,7 @@ export const keyFileOf = (dataDir: string): string => path.join(dataDir, KEY_FIL
  * `--data-dir`, else TITULAR_DATA_DIR, else the user's data folder for this platform. On macOS and
  * Windows that is the `data` folder inside the app's own folder (where the desktop app, named
  * `titular`, also keeps its window's profile: those file systems ignore case), on Linux
- * `$XDG_DATA_HOME/titular`. An empty or relative XDG_DATA_HOME or APPDATA is ignored, as the XDG
+ * `$XDG_DATA_HOME/titular`. Each platform's earlier folder is still opened while only it holds data. An empty or relative XDG_DATA_HOME or APPDATA is ignored, as the XDG
  * rules say, rather than making the data directory relative to wherever the command runs.
  */
 export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
@@ -32,14 +32,19 @@ export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv 
       const app = path.join(absolute(env.APPDATA) ?? path.join(home, 'AppData', 'Roaming'), 'Titular');
       return earlierIfOnlyThere(path.join(app, 'data'), app);
     }
-    default:
-      return path.join(absolute(env.XDG_DATA_HOME) ?? path.join(home, '.local', 'share'), 'titular');
+    default: {
+      // Before the folder was shared, the desktop app kept its data in its own (Electron's userData,
+      // `$XDG_CONFIG_HOME/titular`): found here too, so that `serve` and the CLI open what the desktop
+      // opens, and an admin told "no data" does not `init` a second organization beside the first.
+      const legacy = path.join(absolute(env.XDG_CONFIG_HOME) ?? path.join(home, '.config'), 'titular', 'data');
+      return earlierIfOnlyThere(path.join(absolute(env.XDG_DATA_HOME) ?? path.join(home, '.local', 'share'), 'titular'), legacy);
+    }
   }
 }
 
 /**
- * `current`, unless only `earlier` (where an earlier version of the same rule kept the data: the app's
- * folder itself on macOS and Windows) holds a database: data set up there keeps being found.
+ * `current`, unless only `earlier` (where an earlier version kept the data: the app's folder itself
+ * on macOS and Windows, the desktop app's `~/.config/titular/data` on Linux) holds a database: data set up there keeps being found.
  */
 export function earlierIfOnlyThere(current: string, earlier: string): string {
   const holdsData = (dir: string) => existsSync(path.join(dir, DATABASE_FILE));
