@@ -2,7 +2,8 @@
 // test keeps serving lookups from: the copy holds every charge with its history entry even when taken
 // mid-load, opens as a data directory of its own (balances, history, keys — revealed with the copied
 // key file — as in the source), is owner-only, and is audited; the refusals change nothing.
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -143,6 +144,49 @@ describe('titular backup', () => {
     const missing = await runCli(['backup', '--data-dir', f.dataDir], { source: true });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('Missing FOLDER');
+  }, TIMEOUT_MS);
+
+  it('an empty folder the admin chose keeps its permissions; one it cannot write into is refused, and left as it was', async () => {
+    // Made by hand, group-readable: written into, its mode untouched (the files are 0600 anyway).
+    const chosen = folder('chosen');
+    mkdirSync(chosen);
+    chmodSync(chosen, 0o750);
+    const run = await backup(chosen);
+    expect(run.code, run.stderr).toBe(0);
+    expect(statSync(chosen).mode & 0o777).toBe(0o750);
+    for (const name of ['titular.db', 'master.key']) expect(statSync(path.join(chosen, name)).mode & 0o777, name).toBe(0o600);
+
+    // Read-only: it used to be made 0700, silently. Root writes into it all the same (as the tests run
+    // on CI), leaving its mode; anyone else is refused, exit 1, with nothing written.
+    const readOnly = folder('read-only');
+    mkdirSync(readOnly);
+    chmodSync(readOnly, 0o555);
+    const second = await backup(readOnly);
+    expect(statSync(readOnly).mode & 0o777).toBe(0o555);
+    if (process.getuid?.() === 0) {
+      expect(second.code, second.stderr).toBe(0);
+    } else {
+      expect(second.code).toBe(1);
+      expect(second.stderr).toBe(`titular: The backup folder ${readOnly} cannot be written to (permission denied); choose a new folder for the backup\n`);
+      expect(readdirSync(readOnly)).toEqual([]);
+    }
+  }, TIMEOUT_MS);
+
+  it.skipIf(!canMountSmallDisk)('an empty folder on a read-only file system is refused, also for root: exit 1, nothing changed', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'titular-read-only-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k,mode=0751', 'tmpfs', dir], { stdio: 'ignore' });
+    try {
+      const run = await backup(dir);
+      expect(run.code, run.stdout).toBe(1);
+      expect(run.stderr).toBe(`titular: The backup folder ${dir} cannot be written to (read-only file system); choose a new folder for the backup\n`);
+      // The desktop says it in Spanish, as its banner's title.
+      expect(serverMessageInSpanish(run.stderr.replace(/^titular: |\n$/g, ''))).toBe(`No se puede escribir en la carpeta de la copia de seguridad ${dir} (el disco es de solo lectura); elegí otra carpeta.`);
+      expect(statSync(dir).mode & 0o777).toBe(0o751);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      execFileSync('umount', [dir], { stdio: 'ignore' });
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, TIMEOUT_MS);
 
   it('an interrupted backup left its partial files: the next one into that folder clears them and completes', async () => {

@@ -90,6 +90,7 @@ const RULES: readonly Rule[] = [
   [/^There is not enough free space for the backup in (.+): the database takes about (.+?); free some space there, or back up to another disk$/, (folder, size) => `No hay espacio libre suficiente para la copia de seguridad en ${folder}: la base de datos ocupa unos ${size.replace('.', ',')}. Liberá espacio en ese disco.`],
   [/^The backup folder (.+) cannot be created \((.+)\)(?:; .*)?$/, (folder, reason) => `No se pudo crear la carpeta de la copia de seguridad ${folder} (${FOLDER_REASON[reason] ?? reason}).`],
   [/^The backup folder (.+?) cannot be created: (.+) (is a file, not a folder|is not a folder|is a link to nothing, not a folder)(?:; .*)?$/, (folder, inTheWay, what) => `No se pudo crear la carpeta de la copia de seguridad ${folder}: ${inTheWay} ${FOLDER_PROBLEM[what] ?? what}.`],
+  [/^The backup folder (.+) cannot be written to \((.+)\)(?:; .*)?$/, (folder, reason) => `No se puede escribir en la carpeta de la copia de seguridad ${folder} (${FOLDER_REASON[reason] ?? reason}); elegí otra carpeta.`],
   [/^The backup folder (.+) (is a file, not a folder|is not a folder|is a link to nothing, not a folder)(?:; .*)?$/, (folder, what) => `La carpeta de la copia de seguridad ${folder} ${FOLDER_PROBLEM[what] ?? what}.`],
   // Lookup outcomes (src/main/core/lookup/lookup-record.ts), as a bulk row's export states them
   [/^No account was found for this identifier$/, () => 'No encontramos ninguna cuenta para ese identificador.'],

@@ -2,6 +2,7 @@
 // without the desktop app: init, users, API keys, credits, the account directory and history
 // exports. Run `titular help` for the commands. The work is in ./cli/.
 import { runCli } from './cli/run';
+import { signalExitCode } from './cli/interrupt';
 
 async function main(): Promise<void> {
   const controller = new AbortController();
@@ -9,17 +10,18 @@ async function main(): Promise<void> {
   const onSignal = (signal: NodeJS.Signals) => {
     interrupts++;
     // The first signal lets the running command stop cleanly (and close the database); a second one ends it now.
-    if (interrupts > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
-    controller.abort();
+    if (interrupts > 1) process.exit(signalExitCode(signal));
+    // Named, so that the command answers the status of this signal (130 or 143: cli/interrupt.ts).
+    controller.abort(signal);
   };
   // A closed pipe (`titular keys list | head -1`) is not an error of the command.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
   });
 
-  // Only commands that watch the signal catch it (bulk runs, history exports). The others run
-  // synchronously (a directory import is one transaction): a handler would only run once they are
-  // done, so Ctrl-C keeps its default there, ending the process and rolling the transaction back.
+  // Only commands that watch the signal catch it (bulk runs, history exports, directory imports,
+  // which commit only once they have let it in: cli/interruptible-write.ts). The others are short
+  // and synchronous: Ctrl-C keeps its default there, ending the process and rolling back what it wrote.
   const code = await runCli(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,

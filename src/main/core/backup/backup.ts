@@ -6,7 +6,7 @@
 // vault's key file is copied beside it when the vault has one. The copy is a data directory of its
 // own: `--data-dir` opens it as it is, and putting it in place of the data directory, Titular
 // closed, restores it.
-import { chmodSync, closeSync, constants, copyFileSync, existsSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, copyFileSync, existsSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { stateRefusal } from '../errors';
 import { ensureFolder, folderProblem } from '../folders';
@@ -24,6 +24,22 @@ export interface BackupResult {
   files: { name: string; bytes: number }[];
   /** What protects the copy's vault: a passphrase (the same one), its key file (copied), or this computer's keychain. */
   protection: MasterKeyProviderKind;
+}
+
+/** "permission denied" or "read-only file system" for a write refused as such, else null. */
+function deniedReason(error: unknown): string | null {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'EROFS' ? 'read-only file system' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : null;
+}
+
+/** Why this process cannot write into `folder`, or null. */
+function writeProblem(folder: string): string | null {
+  try {
+    accessSync(folder, constants.W_OK | constants.X_OK);
+    return null;
+  } catch (error) {
+    return deniedReason(error) ?? (error as Error).message;
+  }
 }
 
 export async function backupDataDir(options: {
@@ -50,6 +66,7 @@ export async function backupDataDir(options: {
   const partials = [partialDatabase, partialKey];
   let created = false;
   const advice = 'choose a new folder for the backup';
+  const cannotWrite = (reason: string) => stateRefusal(`The backup folder ${directory} cannot be written to (${reason}); ${advice}`);
   const problem = folderProblem(directory, 'The backup folder');
   if (problem) throw stateRefusal(`${problem}; ${advice}`);
   if (existsSync(directory)) {
@@ -57,11 +74,16 @@ export async function backupDataDir(options: {
     if (readdirSync(directory).some((name) => !leftovers.has(name))) {
       throw stateRefusal(`${directory} is not empty: choose a new or empty folder, so that no earlier backup is mixed in`);
     }
+    // A folder the admin chose keeps its permissions (the files are 0600 whatever they are); one that
+    // cannot be written is refused before anything is touched, not made writable.
+    const denied = writeProblem(directory);
+    if (denied) throw cannotWrite(denied);
     for (const file of partials) rmSync(file, { force: true });
   } else {
     created = ensureFolder(directory, { label: 'The backup folder', advice });
+    // Made here: owner-only, whatever the umask left of its mode.
+    chmodSync(directory, 0o700);
   }
-  chmodSync(directory, 0o700);
 
   try {
     // VACUUM INTO writes into an empty file: made first, owner-only, so the copy is never readable by others.
@@ -82,6 +104,11 @@ export async function backupDataDir(options: {
       const needed = options.databaseBytes ?? statSync(options.databasePath).size;
       throw stateRefusal(`There is not enough free space for the backup in ${directory}: the database takes about ${megabytes(needed)}; free some space there, or back up to another disk`);
     }
+    // Refused by the file system in the folder after all (an ACL, a mount): said in words, not as an
+    // errno line. A refusal to read the data directory (its key file) is not the folder's.
+    const denied = deniedReason(error);
+    const where = (error as NodeJS.ErrnoException).path;
+    if (denied && where !== undefined && isSameOrInside(path.resolve(where), directory)) throw cannotWrite(denied);
     throw error;
   }
   const files = [{ name: DATABASE_FILE, bytes: statSync(database).size }];

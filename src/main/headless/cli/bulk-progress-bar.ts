@@ -1,16 +1,12 @@
 // Progress of `titular bulk run` on stderr: a bar redrawn in place on a terminal, or plain lines
 // (every 5 % and at least every 10 seconds) when stderr is a file or a pipe, so logs stay readable.
 import type { BulkProgress } from '../../../shared/api/bulk';
+import { count, outcomeCounts } from './bulk-counts';
 
 const REDRAW_MS = 100;
 const LINE_EVERY_MS = 10_000;
 const LINE_STEPS = 20;
 const BAR_WIDTH = 24;
-
-const fmt = new Intl.NumberFormat('en-US');
-export const count = (n: number) => fmt.format(n);
-/** "1 row", "2,500 rows": a count with its noun in the singular for one. */
-export const counted = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
 /** "1:05:09", "4:07", "0:03"; "?" while unknown. */
 export function formatEta(seconds: number | null): string {
@@ -26,14 +22,9 @@ export function percent(p: BulkProgress): string {
   return p.total === 0 ? '100%' : `${((p.done * 100) / p.total).toFixed(1)}%`;
 }
 
-/** The counts of one progress line, without the bar. */
+/** The counts of one progress line, without the bar: those of the summary (bulk-counts.ts), and the rate. */
 export function progressText(p: BulkProgress): string {
-  const parts = [
-    `${count(p.done)}/${count(p.total)}`,
-    `charged ${count(p.charged)}`,
-    `not found ${count(p.notFound)}`,
-    `errors ${count(p.errors + p.retryable)}`,
-  ];
+  const parts = [`${count(p.done)}/${count(p.total)}`, `charged ${count(p.charged)}`, ...outcomeCounts(p)];
   if (p.ratePerSecond !== null) parts.push(`${count(Math.round(p.ratePerSecond))}/s`);
   if (p.etaSeconds !== null) parts.push(`ETA ${formatEta(p.etaSeconds)}`);
   return parts.join('  ');

@@ -13,8 +13,12 @@ import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../core/bulk/bulk-runne
 import { BULK_CSV_COLUMNS } from '../../core/bulk/bulk-export';
 import { BulkAlreadyCompleted } from '../../core/bulk/bulk-service';
 import { UsageError, booleanOption, oneOf, outputFileOption, outputFileOptions, stringOption, wholeNumber } from './args';
-import { CliError, userByEmail, type CommandSpec, type SessionContext } from './context';
-import { ProgressReporter, count, counted, progressText } from './bulk-progress-bar';
+import { CliError, unlockSessionVault, userByEmail, type CommandSpec, type SessionContext } from './context';
+import { ProgressReporter } from './bulk-progress-bar';
+import { count, counted, countsSummary } from './bulk-counts';
+import { letSignalsIn } from './interrupt';
+import { remoteSettings } from '../../core/resolvers/remote-config';
+import type { ProductSlug } from '../../../shared/api/common';
 import { readInputText, withFileContent } from './input-file';
 import { LANG_OPTION, exportDialect } from './export-lang';
 import { exportTarget, refuseJsonWithCsvOnStdout, removeQuietly, writeFailure } from './export-target';
@@ -116,10 +120,8 @@ async function runJob(ctx: SessionContext, job: BulkJobView, exportFile: ExportF
   let result: BulkRunResult;
   // A Ctrl-C pressed while the file was read and parsed (synchronous work, seconds for a large list)
   // is still waiting in the event loop: let it in first, so that it stops the run before the first
-  // batch of lookups is dispatched and charged, not after. One setImmediate is not enough (measured:
-  // the signal's handler runs in a later turn); a timer and an immediate after it are.
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  await new Promise((resolve) => setImmediate(resolve));
+  // batch of lookups is dispatched and charged, not after.
+  await letSignalsIn();
   try {
     result = await ctx.titular.bulk.run(ctx.org.id, job.id, {
       concurrency,
@@ -141,7 +143,7 @@ async function runJob(ctx: SessionContext, job: BulkJobView, exportFile: ExportF
     out.data({ ...extra, job: after, run: { end: result.end, lookedUp: result.lookedUp, durationMs: result.durationMs, error: result.error?.message ?? null }, export: target });
   } else {
     const p = after.progress;
-    const counts = `found ${count(p.found)}, not found ${count(p.notFound)}, errors ${count(p.errors)}; ${counted(p.charged, 'credit', 'credits')} charged in total`;
+    const counts = countsSummary(p);
     switch (result.end) {
       case 'completed':
         out.line(`Completed: ${counted(p.done, 'identifier', 'identifiers')} looked up (${counts}).`);
@@ -167,6 +169,48 @@ async function runJob(ctx: SessionContext, job: BulkJobView, exportFile: ExportF
   if (result.end === 'out_of_credits') return EXIT_OUT_OF_CREDITS;
   if (result.end === 'completed') return 0;
   return EXIT_STOPPED;
+}
+
+/**
+ * A run whose lookups go to the remote API needs the upstream key, sealed in the vault. The session
+ * is opened locked, so that a run answered by the directory asks for no passphrase; this unlocks it
+ * for a remote one, before a job is made or resumed.
+ */
+function unlockForRemote(ctx: SessionContext, product: ProductSlug): void {
+  const remote = remoteSettings(ctx.titular);
+  if (remote.resolvers[product] !== 'remote' || !remote.keySet) return;
+  unlockSessionVault(ctx, `Live ${product} lookups go to the remote API, whose key is sealed in the vault`);
+}
+
+/**
+ * Cancels a job, or says it already was (exit 0, as `keys revoke` of a revoked key): asked to be in
+ * the state it is in, a script has nothing to fix. A job that completed cannot be cancelled (exit 1).
+ */
+async function cancelJob(ctx: SessionContext, job: BulkJobView): Promise<number> {
+  const already = (current: BulkJobView) => {
+    if (ctx.out.json) ctx.out.data({ job: current, alreadyCancelled: true });
+    else ctx.out.line(`Job ${current.id} was already cancelled: ${count(current.progress.done)} of ${count(current.progress.total)} were done (${countsSummary(current.progress)}).`);
+    return 0;
+  };
+  const completed = (current: BulkJobView) =>
+    new CliError(`Bulk job ${current.id} is completed: there is nothing left to cancel. Its results: titular bulk export ${current.id}`);
+  if (job.status === 'cancelled') return already(job);
+  if (job.status === 'completed') throw completed(job);
+  let after: BulkJobView;
+  try {
+    after = await ctx.titular.bulk.cancel(ctx.org.id, job.id);
+  } catch (error) {
+    // Another process cancelled or finished it since it was read.
+    const current = ctx.titular.bulk.get(ctx.org.id, job.id);
+    if (current.status === 'cancelled') return already(current);
+    if (current.status === 'completed') throw completed(current);
+    throw error;
+  }
+  // A runner elsewhere completed it meanwhile: the cancel did not apply.
+  if (after.status === 'completed') throw completed(after);
+  if (ctx.out.json) ctx.out.data({ job: after, alreadyCancelled: false });
+  else ctx.out.line(`Cancelled job ${after.id}: ${count(after.progress.done)} of ${count(after.progress.total)} were done (${countsSummary(after.progress)}).`);
+  return 0;
 }
 
 const runDetails = [
@@ -207,6 +251,8 @@ export const bulkCommands: CommandSpec[] = [
     },
     maxArgs: 1,
     access: 'user',
+    // Unlocked only when its lookups go to the remote API (unlockForRemote).
+    vault: 'locked',
     async run(ctx) {
       const file = ctx.args[0];
       if (file === undefined) throw new UsageError('Missing FILE: titular bulk run FILE', ctx.command);
@@ -218,6 +264,7 @@ export const bulkCommands: CommandSpec[] = [
       // Bad options are told before the file is read (the export file itself is opened further down).
       concurrencyOption(ctx);
       runExportDialect(ctx);
+      unlockForRemote(ctx, product);
       const content = readInputText(file);
       const input = { orgId: ctx.org.id, userId: user.id, product, name: path.basename(file), content };
       const exportFile = openRunExport(ctx, file);
@@ -258,6 +305,8 @@ export const bulkCommands: CommandSpec[] = [
     options: { export: { type: 'string' }, ...LANG_OPTION, concurrency: { type: 'string' } },
     maxArgs: 1,
     access: 'user',
+    // Unlocked only when its lookups go to the remote API (unlockForRemote).
+    vault: 'locked',
     async run(ctx) {
       const id = ctx.args[0];
       if (id === undefined) throw new UsageError('Missing JOB_ID: titular bulk resume JOB_ID (see titular bulk list)', ctx.command);
@@ -270,6 +319,7 @@ export const bulkCommands: CommandSpec[] = [
         const results = job.status === 'completed' ? `; its results: titular bulk export ${job.id}` : '';
         throw new CliError(`Bulk job ${job.id} is ${job.status}; it cannot be resumed${results}`);
       }
+      unlockForRemote(ctx, job.product);
       const exportFile = openRunExport(ctx);
       if (!ctx.out.json) ctx.out.line(`Resuming job ${job.id}: ${job.name} (${job.product}); done ${count(job.progress.done)} of ${count(job.progress.total)}`);
       return runJob(ctx, job, exportFile, { resumed: true });
@@ -282,6 +332,7 @@ export const bulkCommands: CommandSpec[] = [
     details: ['--limit N   how many jobs (default 50)'],
     options: { limit: { type: 'string' } },
     access: 'user',
+    vault: 'locked',
     run(ctx) {
       const raw = stringOption(ctx.values, 'limit');
       const limit = raw === undefined ? 50 : wholeNumber(raw, '--limit', ctx.command);
@@ -321,6 +372,7 @@ export const bulkCommands: CommandSpec[] = [
     options: { ...outputFileOptions('out'), ...LANG_OPTION },
     maxArgs: 1,
     access: 'user',
+    vault: 'locked',
     async run(ctx) {
       const id = ctx.args[0];
       if (id === undefined) throw new UsageError('Missing JOB_ID: titular bulk export JOB_ID', ctx.command);
@@ -342,15 +394,15 @@ export const bulkCommands: CommandSpec[] = [
     name: 'bulk cancel',
     synopsis: 'JOB_ID',
     summary: 'Cancel a bulk job for good (its pending identifiers are never looked up)',
+    details: ['A job already cancelled is said to be, exit 0; a completed job cannot be cancelled, exit 1.'],
     options: {},
     maxArgs: 1,
     access: 'user',
+    vault: 'locked',
     async run(ctx) {
       const id = ctx.args[0];
       if (id === undefined) throw new UsageError('Missing JOB_ID: titular bulk cancel JOB_ID', ctx.command);
-      const job = await ctx.titular.bulk.cancel(ctx.org.id, ctx.titular.bulk.visibleTo(ctx.actor, id).id);
-      if (ctx.out.json) ctx.out.data({ job });
-      else ctx.out.line(`Cancelled job ${job.id}: ${count(job.progress.done)} of ${count(job.progress.total)} were done. ${progressText(job.progress)}`);
+      return cancelJob(ctx, ctx.titular.bulk.visibleTo(ctx.actor, id));
     },
   },
 ];

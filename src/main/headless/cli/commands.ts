@@ -90,7 +90,7 @@ export function mainUsage(): string {
     '  2          invalid command line (unknown command or option, a bad value, --json where the answer is a CSV)',
     '  3          bulk run/resume: stopped out of credits (the rest waits for the next purchase)',
     '  4          bulk run/resume: stopped before the end (Ctrl-C, or identifiers answered GE500)',
-    '  130, 143   a second Ctrl-C / SIGTERM ended it at once',
+    '  130, 143   Ctrl-C / SIGTERM stopped it (bulk run/resume: a second one, at once)',
   ].join('\n');
 }
 

@@ -7,6 +7,9 @@ import { headlessKeyProvider } from '../config';
 import { peekDataDir } from '../../core/startup/peek-data-dir';
 import { parseSynchronous } from '../../core/data-dir';
 import { folderProblem } from '../../core/folders';
+import { vaultProviderKind } from '../../core/vault/vault';
+import { VaultUnlockError } from '../../core/vault/master-key-provider';
+import { passphraseFromEnvironment } from '../../core/vault/passphrase-environment';
 import type { OptionSpecs, OptionValues } from './args';
 import type { Output } from './output';
 
@@ -57,8 +60,13 @@ export type CommandSpec =
   | (CommandInfo & { access: 'setup'; run(ctx: BaseContext): Promise<number | void> | number | void })
   | (CommandInfo & {
       access: 'user' | 'admin';
-      /** 'locked': the command reads no secret, so the vault is opened locked and never asks for one (backup). */
-      vault?: 'locked';
+      /**
+       * 'locked': the command seals and opens no secret, so the vault is opened still sealed and asks
+       * for no passphrase (nor key file, nor keychain); a secret asked of it fails (VaultLockedError).
+       * 'unlocked': it seals or opens one (an API key's secret, the upstream key). Required, so that
+       * each new command says which: asking for a passphrase a command does not need is a defect.
+       */
+      vault: 'locked' | 'unlocked';
       run(ctx: SessionContext): Promise<number | void> | number | void;
     });
 
@@ -92,6 +100,7 @@ export function openSession(base: BaseContext, access: 'user' | 'admin', asEmail
   }
   const titular = openCore(base.dataDir, base.env, vaultLocked);
   try {
+    if (vaultLocked) checkGivenPassphrase(titular, base.dataDir, base.env);
     const org = titular.users.requireOrganization();
     const actor = resolveActor(titular, org, asEmail);
     if (access === 'admin' && actor.role !== 'admin') {
@@ -100,6 +109,32 @@ export function openSession(base: BaseContext, access: 'user' | 'admin', asEmail
     return { ...base, titular, org, actor };
   } catch (error) {
     titular.close();
+    throw error;
+  }
+}
+
+/**
+ * A session opened locked asks for no secret, but a passphrase that is given is still checked: a
+ * wrong TITULAR_PASSPHRASE (or _FILE) is said at once, exit 1, as by the commands that unlock, not
+ * first by whichever later command needs the vault. The vault is locked again at once.
+ */
+function checkGivenPassphrase(titular: Titular, dataDir: string, env: NodeJS.ProcessEnv): void {
+  if (vaultProviderKind(titular.db) !== 'passphrase' || passphraseFromEnvironment(env) === undefined) return;
+  titular.unlockVault(headlessKeyProvider(dataDir, env)('passphrase'));
+  titular.lockVault();
+}
+
+/**
+ * Unlocks the vault of a session opened locked, for a command that needs a secret only sometimes
+ * (a bulk run whose lookups go to the remote API, which needs the upstream key). `why` opens the
+ * message when the vault cannot be unlocked (no passphrase, a wrong one, a keychain vault).
+ */
+export function unlockSessionVault(ctx: SessionContext, why: string): void {
+  if (!ctx.titular.vault.locked) return;
+  try {
+    ctx.titular.unlockVault(headlessKeyProvider(ctx.dataDir, ctx.env)(vaultProviderKind(ctx.titular.db)));
+  } catch (error) {
+    if (error instanceof VaultUnlockError) throw new CliError(`${why}: ${error.message}`);
     throw error;
   }
 }

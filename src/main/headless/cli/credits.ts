@@ -1,7 +1,7 @@
 // `titular credits add|show`.
 import { UsageError, namingFlags, oneOf, requiredString, stringOption, wholeNumber } from './args';
 import type { CommandSpec } from './context';
-import { counted } from './bulk-progress-bar';
+import { counted } from './bulk-counts';
 
 const PRODUCTS = ['cbu', 'informes'] as const;
 
@@ -18,6 +18,7 @@ export const creditCommands: CommandSpec[] = [
     ],
     options: { product: { type: 'string' }, amount: { type: 'string' }, reference: { type: 'string' } },
     access: 'admin',
+    vault: 'locked',
     run(ctx) {
       const product = oneOf(requiredString(ctx.values, 'product', ctx.command), PRODUCTS, '--product', ctx.command);
       const rawAmount = requiredString(ctx.values, 'amount', ctx.command);
@@ -51,6 +52,7 @@ export const creditCommands: CommandSpec[] = [
     summary: 'Show the credit balances',
     options: {},
     access: 'admin',
+    vault: 'locked',
     run(ctx) {
       const balances = ctx.titular.ledger.balances(ctx.org.id);
       if (ctx.out.json) {

@@ -1,6 +1,7 @@
 // `titular directory import-credit FILE [--skip-invalid]`: loads credit records (CSV rows or JSON
 // reports) into the directory; they answer live Informes lookups. All-or-nothing unless
-// --skip-invalid, and even then a subject with an invalid row is left out whole.
+// --skip-invalid, and even then a subject with an invalid row is left out whole. Ctrl-C imports
+// nothing, and says so.
 import path from 'node:path';
 import { parseCreditFile } from '../../core/directory/credit-file';
 import { detectDirectoryFormat } from '../../core/directory/directory-file';
@@ -9,6 +10,7 @@ import { UsageError, booleanOption } from './args';
 import type { CommandSpec } from './context';
 import { readInputText, withFileContent } from './input-file';
 import { nothingImported, plural } from './import-summary';
+import { wasInterrupted, writeUnlessInterrupted } from './interruptible-write';
 
 /** 20-28765432-5: how people read a CUIT/CUIL. */
 const formatTaxId = (t: string) => `${t.slice(0, 2)}-${t.slice(2, 10)}-${t.slice(10)}`;
@@ -30,11 +32,15 @@ export const creditImportCommands: CommandSpec[] = [
       '                 A subject with an invalid row is never imported partially.',
       '',
       'Totals are computed from the situations. A report already in the directory (same tax id) is replaced.',
+      'Ctrl-C imports nothing (exit 130).',
     ],
     options: { 'skip-invalid': { type: 'boolean' } },
     maxArgs: 1,
+    // Ctrl-C is caught to say that nothing was imported (interruptible-write.ts).
+    interruptible: true,
     access: 'admin',
-    run(ctx) {
+    vault: 'locked',
+    async run(ctx) {
       const file = ctx.args[0];
       if (file === undefined) throw new UsageError('Missing FILE: titular directory import-credit FILE', ctx.command);
       const skipInvalid = booleanOption(ctx.values, 'skip-invalid');
@@ -42,13 +48,17 @@ export const creditImportCommands: CommandSpec[] = [
       const format = detectDirectoryFormat(file, content);
       const parsed = parseCreditFile(content, format);
       const unit = format === 'json' && parsed.rows > 0 ? 'item' : 'line';
-      const report: CreditImportReport = withFileContent(file, () =>
-        ctx.titular.creditReports.import(ctx.org.id, parsed, {
-          skipInvalid,
-          actorUserId: ctx.actor.id,
-          fileName: path.basename(file),
-        }),
+      const written = await writeUnlessInterrupted(ctx, 'nothing was imported', () =>
+        withFileContent(file, () =>
+          ctx.titular.creditReports.import(ctx.org.id, parsed, {
+            skipInvalid,
+            actorUserId: ctx.actor.id,
+            fileName: path.basename(file),
+          }),
+        ),
       );
+      if (wasInterrupted(written)) return written.exitCode;
+      const report: CreditImportReport = written;
       const { out } = ctx;
       const printErrors = () => {
         for (const e of report.errors) out.error(`${unit} ${e.line}: ${e.reason}`);

@@ -1,5 +1,5 @@
 // `titular directory import FILE [--skip-invalid]`: loads the organization's account directory
-// (CSV or JSON). All-or-nothing unless --skip-invalid.
+// (CSV or JSON). All-or-nothing unless --skip-invalid; Ctrl-C imports nothing, and says so.
 import path from 'node:path';
 import { detectDirectoryFormat, parseDirectoryFile, type DirectoryRowError } from '../../core/directory/directory-file';
 import type { ImportReport } from '../../core/directory/directory';
@@ -7,6 +7,7 @@ import { UsageError, booleanOption } from './args';
 import type { CommandSpec } from './context';
 import { readInputText, withFileContent } from './input-file';
 import { nothingImported, plural } from './import-summary';
+import { wasInterrupted, writeUnlessInterrupted } from './interruptible-write';
 import type { Output } from './output';
 
 function printRowErrors(out: Output, errors: readonly DirectoryRowError[], unit: 'line' | 'item'): void {
@@ -25,12 +26,15 @@ export const directoryCommands: CommandSpec[] = [
       '--skip-invalid   import the valid rows and report the invalid ones; without it a single',
       '                 invalid row imports nothing (each is listed as "line N: reason" on stderr)',
       '',
-      'An account already in the directory (same CBU/CVU) is replaced.',
+      'An account already in the directory (same CBU/CVU) is replaced. Ctrl-C imports nothing (exit 130).',
     ],
     options: { 'skip-invalid': { type: 'boolean' } },
     maxArgs: 1,
+    // Ctrl-C is caught to say that nothing was imported (interruptible-write.ts).
+    interruptible: true,
     access: 'admin',
-    run(ctx) {
+    vault: 'locked',
+    async run(ctx) {
       const file = ctx.args[0];
       if (file === undefined) throw new UsageError('Missing FILE: titular directory import FILE', ctx.command);
       const skipInvalid = booleanOption(ctx.values, 'skip-invalid');
@@ -45,13 +49,16 @@ export const directoryCommands: CommandSpec[] = [
         // Nothing valid to keep: do not record an empty import.
         report = { imported: 0, replaced: 0, rows: parsed.rows, errors: parsed.errors, committed: false };
       } else {
-        report = withFileContent(file, () => ctx.titular.directory.import(ctx.org.id, parsed, { skipInvalid, actorUserId: ctx.actor.id, fileName: path.basename(file) }));
+        const written = await writeUnlessInterrupted(ctx, 'nothing was imported', () =>
+          withFileContent(file, () => ctx.titular.directory.import(ctx.org.id, parsed, { skipInvalid, actorUserId: ctx.actor.id, fileName: path.basename(file) })),
+        );
+        if (wasInterrupted(written)) return written.exitCode;
+        report = written;
       }
 
       if (out.json) out.data(report);
       if (!report.committed) {
         printRowErrors(out, report.errors, unit);
-        const invalid = report.errors.length;
         out.error(nothingImported(file, parsed, skipInvalid, 'rows'));
         return 1;
       }

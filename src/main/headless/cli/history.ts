@@ -13,6 +13,7 @@ import { lookupStatusSchema, sourceSchema } from '../../../shared/api/common';
 import { UsageError, oneOf, outputFileOption, outputFileOptions, requiredString, stringOption } from './args';
 import { CliError, databaseFile, type CommandSpec } from './context';
 import { exportTarget, refuseJsonWithCsvOnStdout, removeQuietly, writeFailure } from './export-target';
+import { interruptedExitCode, sayStopped } from './interrupt';
 
 /** Where the export goes: stdout, or a temporary file renamed into place once complete. */
 interface Sink {
@@ -139,7 +140,7 @@ export const historyCommands: CommandSpec[] = [
       '--product cbu|informes        default cbu',
       '--output FILE                 write to FILE (created 0600) instead of stdout (also -o, --out)',
       '',
-      'Entries are exported newest first.',
+      'Entries are exported newest first. Ctrl-C stops the export and writes nothing to FILE (exit 130).',
     ],
     options: {
       format: { type: 'string' },
@@ -153,6 +154,7 @@ export const historyCommands: CommandSpec[] = [
       ...LANG_OPTION,
     },
     access: 'user',
+    vault: 'locked',
     async run(ctx) {
       const command = ctx.command;
       const format = oneOf(requiredString(ctx.values, 'format', command), ['csv', 'json'] as const, '--format', command);
@@ -206,7 +208,12 @@ export const historyCommands: CommandSpec[] = [
             if (sink.closed || ctx.signal.aborted) break;
           }
         }
-        if (ctx.signal.aborted) throw new CliError(target ? `Export interrupted; ${target} was not written` : 'Export interrupted');
+        if (ctx.signal.aborted) {
+          // The file is written under a temporary name and renamed when whole: an interrupted export
+          // leaves nothing at the target (finally removes the temporary file).
+          sayStopped(ctx.out, target ? `${target} was not written` : 'the export on stdout is incomplete');
+          return interruptedExitCode(ctx.signal);
+        }
         if (sink.closed) return 0;
         if (format === 'json') buffer += count === 0 ? ']\n' : '\n]\n';
         await sink.write(buffer);

@@ -91,6 +91,8 @@ export const keyCommands: CommandSpec[] = [
       name: { type: 'string' },
     },
     access: 'admin',
+    // Seals the new secret.
+    vault: 'unlocked',
     run(ctx) {
       const command = ctx.command;
       const product = oneOf(requiredString(ctx.values, 'product', command), PRODUCTS, '--product', command);
@@ -143,6 +145,7 @@ export const keyCommands: CommandSpec[] = [
     summary: 'List the API keys (never their secrets)',
     options: {},
     access: 'admin',
+    vault: 'locked',
     run(ctx) {
       const keys = ctx.titular.keys.list(ctx.org.id);
       if (ctx.out.json) {
@@ -172,6 +175,8 @@ export const keyCommands: CommandSpec[] = [
     options: {},
     maxArgs: 1,
     access: 'admin',
+    // Opens the secret to print it.
+    vault: 'unlocked',
     run(ctx) {
       const id = keyId(ctx);
       const view = ctx.titular.keys.get(ctx.org.id, id);
@@ -199,6 +204,8 @@ export const keyCommands: CommandSpec[] = [
     options: {},
     maxArgs: 1,
     access: 'admin',
+    // Seals the new secret.
+    vault: 'unlocked',
     run(ctx) {
       const { key, secret } = ctx.titular.keys.rotate(ctx.org.id, keyId(ctx), ctx.actor.id);
       if (ctx.out.json) {
@@ -216,6 +223,7 @@ export const keyCommands: CommandSpec[] = [
     options: {},
     maxArgs: 1,
     access: 'admin',
+    vault: 'locked',
     run(ctx) {
       const id = keyId(ctx);
       const before = ctx.titular.keys.get(ctx.org.id, id);

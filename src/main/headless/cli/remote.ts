@@ -16,6 +16,7 @@ import type { ProductSlug } from '../../../shared/api/common';
 import { UsageError, booleanOption, oneOf, stringOption, wholeNumber } from './args';
 import { CliError, type CommandSpec, type SessionContext } from './context';
 import { formatInstant, type Output } from './output';
+import { sayStopped, signalExitCode } from './interrupt';
 
 const PRODUCTS = ['cbu', 'informes'] as const;
 const MODES = ['directory', 'remote'] as const;
@@ -77,27 +78,29 @@ async function readStdin(limit: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Reads one line from the terminal without echoing it. */
-function promptHidden(prompt: string): Promise<string> {
+/**
+ * Reads one line from the terminal without echoing it; null when Ctrl-C was pressed (in raw mode it
+ * arrives as a character, not as SIGINT, so the command says it and answers 130 itself).
+ */
+function promptHidden(prompt: string): Promise<string | null> {
   const stdin = process.stdin;
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     process.stderr.write(prompt);
     stdin.setRawMode(true);
     stdin.setEncoding('utf8');
     stdin.resume();
     let value = '';
-    const finish = (error?: Error) => {
+    const finish = (interrupted = false) => {
       stdin.off('data', onData);
       stdin.setRawMode(false);
       stdin.pause();
       process.stderr.write('\n');
-      if (error) reject(error);
-      else resolve(value);
+      resolve(interrupted ? null : value);
     };
     const onData = (chunk: string) => {
       for (const ch of chunk) {
         if (ch === '\r' || ch === '\n' || ch === '\u0004') return finish();
-        if (ch === '\u0003') return finish(new CliError('Cancelled; the upstream key was not changed'));
+        if (ch === '\u0003') return finish(true);
         if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
         else value += ch;
       }
@@ -106,7 +109,8 @@ function promptHidden(prompt: string): Promise<string> {
   });
 }
 
-async function readKey(ctx: SessionContext): Promise<string> {
+/** The key given, or null when its prompt was interrupted. */
+async function readKey(ctx: SessionContext): Promise<string | null> {
   const fromArgv = stringOption(ctx.values, 'key');
   const fromStdin = booleanOption(ctx.values, 'key-stdin');
   if (fromArgv !== undefined && fromStdin) throw new UsageError('Give the key either with --key or on stdin, not both', ctx.command);
@@ -116,7 +120,7 @@ async function readKey(ctx: SessionContext): Promise<string> {
     );
     return fromArgv.trim();
   }
-  if (!fromStdin && process.stdin.isTTY) return (await promptHidden('Upstream key (input hidden): ')).trim();
+  if (!fromStdin && process.stdin.isTTY) return (await promptHidden('Upstream key (input hidden): '))?.trim() ?? null;
   return (await readStdin(MAX_KEY_INPUT_BYTES)).trim();
 }
 
@@ -135,6 +139,7 @@ export const remoteCommands: CommandSpec[] = [
     ],
     options: { url: { type: 'string' }, 'timeout-ms': { type: 'string' }, 'clear-url': { type: 'boolean' } },
     access: 'admin',
+    vault: 'locked',
     run(ctx) {
       const url = stringOption(ctx.values, 'url');
       const timeout = stringOption(ctx.values, 'timeout-ms');
@@ -150,7 +155,10 @@ export const remoteCommands: CommandSpec[] = [
         timeoutMs = wholeNumber(timeout, '--timeout-ms', ctx.command);
         if (timeoutMs < 100 || timeoutMs > 60_000) throw new UsageError('--timeout-ms must be between 100 and 60000', ctx.command);
       }
-      const view = configureRemote(ctx.titular, actorOf(ctx), { baseUrl: clear ? null : url, timeoutMs });
+      // --clear-url alone with no URL set: already as asked (exit 0, as for remove-key), nothing recorded.
+      const unchanged = clear && timeoutMs === undefined && remoteSettings(ctx.titular).baseUrl === null;
+      const view = unchanged ? remoteSettings(ctx.titular) : configureRemote(ctx.titular, actorOf(ctx), { baseUrl: clear ? null : url, timeoutMs });
+      if (unchanged && !ctx.out.json) ctx.out.line('No remote base URL was set; nothing changed.');
       if (ctx.out.json) {
         ctx.out.data(view);
         return;
@@ -172,8 +180,14 @@ export const remoteCommands: CommandSpec[] = [
     ],
     options: { key: { type: 'string' }, 'key-stdin': { type: 'boolean' } },
     access: 'admin',
+    // Seals the upstream key.
+    vault: 'unlocked',
     async run(ctx) {
       const key = await readKey(ctx);
+      if (key === null) {
+        sayStopped(ctx.out, 'the upstream key was not changed');
+        return signalExitCode('SIGINT');
+      }
       const problem = upstreamKeyProblem(key);
       if (problem) throw new CliError(`${problem}; the upstream key was not changed`);
       const replaced = ctx.titular.secrets.has('remote.upstreamKey');
@@ -193,10 +207,12 @@ export const remoteCommands: CommandSpec[] = [
     summary: 'Delete the stored upstream key',
     options: {},
     access: 'admin',
+    // Deletes the sealed key without opening it.
+    vault: 'locked',
     run(ctx) {
       const removed = deleteUpstreamKey(ctx.titular, actorOf(ctx));
       if (ctx.out.json) ctx.out.data({ removed });
-      else ctx.out.line(removed ? 'Upstream key deleted.' : 'No upstream key was stored.');
+      else ctx.out.line(removed ? 'Upstream key deleted.' : 'No upstream key was stored; nothing changed.');
       warnIncomplete(ctx.out, remoteSettings(ctx.titular));
     },
   },
@@ -206,6 +222,8 @@ export const remoteCommands: CommandSpec[] = [
     summary: 'Show the resolver settings, the remote configuration and the last upstream problem',
     options: {},
     access: 'admin',
+    // Says whether a key is stored, never opens it.
+    vault: 'locked',
     run(ctx) {
       const view = remoteSettings(ctx.titular);
       const lastError = lastUpstreamError(ctx);
@@ -235,6 +253,8 @@ export const remoteCommands: CommandSpec[] = [
     summary: 'Call the upstream once (GET /api/v1/balance, no credit spent) to check the URL and the key',
     options: {},
     access: 'admin',
+    // Opens the upstream key to call with it.
+    vault: 'unlocked',
     async run(ctx) {
       const result = await ctx.titular.remote.testConnection();
       if (ctx.out.json) {
@@ -263,18 +283,21 @@ export const remoteCommands: CommandSpec[] = [
     options: {},
     maxArgs: 2,
     access: 'admin',
+    vault: 'locked',
     run(ctx) {
       const [productArg, modeArg] = ctx.args;
       if (productArg === undefined || modeArg === undefined) throw new UsageError('Usage: titular resolver set cbu|informes directory|remote', ctx.command);
       const product: ProductSlug = oneOf(productArg, PRODUCTS, 'product', ctx.command);
       const mode = oneOf(modeArg, MODES, 'resolver', ctx.command);
-      setResolverMode(ctx.titular, actorOf(ctx), product, mode);
+      // Already so: said as such (exit 0), and no settings change is recorded.
+      const already = remoteSettings(ctx.titular).resolvers[product] === mode;
+      if (!already) setResolverMode(ctx.titular, actorOf(ctx), product, mode);
       const view = remoteSettings(ctx.titular);
       if (ctx.out.json) {
         ctx.out.data(view);
         return;
       }
-      ctx.out.line(`Live ${product} lookups are now answered by the ${mode} resolver.`);
+      ctx.out.line(`Live ${product} lookups ${already ? 'were already' : 'are now'} answered by the ${mode} resolver.`);
       warnIncomplete(ctx.out, view);
     },
   },
@@ -284,6 +307,7 @@ export const remoteCommands: CommandSpec[] = [
     summary: 'Show which resolver answers each product',
     options: {},
     access: 'admin',
+    vault: 'locked',
     run(ctx) {
       const view = remoteSettings(ctx.titular);
       if (ctx.out.json) {

@@ -11,6 +11,7 @@ export const userCommands: CommandSpec[] = [
     details: ['--name NAME                 full name', '--email EMAIL               unique in the organization', '--role admin|operator       admins manage keys, credits and users'],
     options: { name: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
     access: 'admin',
+    vault: 'locked',
     run(ctx) {
       const name = requiredString(ctx.values, 'name', ctx.command);
       const email = requiredString(ctx.values, 'email', ctx.command);
@@ -26,6 +27,7 @@ export const userCommands: CommandSpec[] = [
     summary: 'List the users of the organization',
     options: {},
     access: 'admin',
+    vault: 'locked',
     run(ctx) {
       const users = ctx.titular.users.list(ctx.org.id);
       if (ctx.out.json) {

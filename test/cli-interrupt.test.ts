@@ -1,0 +1,178 @@
+// Ctrl-C (SIGINT) and SIGTERM during the commands that catch them, run as a process: each says what
+// it kept or did not, on stderr in the words `bulk run` uses ("Stopped before the end: ..."), and
+// exits with the status a shell gives a process killed by the signal (130, 143).
+// - `directory import` is one synchronous transaction: it used to end at once, silently; now
+//   nothing is imported and it says so, also for a second Ctrl-C right behind the first.
+// - `history export` used to exit 1; it leaves no file, not even a partial one, at its target.
+// - `remote set-key`'s hidden prompt (raw mode: Ctrl-C is a character there) used to exit 1.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { entryCommand, runCli, type CliRun } from './support/processes';
+import { generateDirectory } from './bulk/bulk-data';
+import { uuidv7 } from '../src/main/core/db/ids';
+
+const TIMEOUT_MS = 180_000;
+const STOPPED = /^Stopped before the end: (.+)\.$/m;
+
+const tempDirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'titular-cli-interrupt-'));
+  tempDirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function initialized(): Promise<string> {
+  const dataDir = path.join(tempDir(), 'data');
+  const init = await runCli(['init', '--org', 'Acme', '--admin-name', 'Ada', '--admin-email', 'ada@acme.test', '--data-dir', dataDir]);
+  expect(init.code, init.stderr).toBe(0);
+  return dataDir;
+}
+
+/** Reads the data directory with SQL (no CLI runs on it meanwhile). */
+function query<T>(dataDir: string, sql: string): T {
+  const db = new Database(path.join(dataDir, 'titular.db'), { readonly: true });
+  try {
+    return db.prepare(sql).get() as T;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Runs the CLI and sends `signals` (each after its delay from the start). A signal that comes before
+ * the CLI listens for it ends the process by the signal itself (no exit status): tried again, later.
+ */
+async function interrupted(args: string[], signals: (delayMs: number) => [NodeJS.Signals, number][]): Promise<CliRun> {
+  for (let delayMs = 1_000; delayMs <= 4_000; delayMs += 1_000) {
+    const run = await runCli(args, {
+      timeoutMs: 120_000,
+      onSpawn: (child) => {
+        for (const [signal, at] of signals(delayMs)) setTimeout(() => child.kill(signal), at);
+      },
+    });
+    if (run.code !== null) return run;
+  }
+  throw new Error('the CLI never caught the signal');
+}
+
+describe('Ctrl-C or SIGTERM during a directory import', () => {
+  // 200,000 accounts (the most one import takes): about 1.5 s to read, then 3 s to write in one transaction here.
+  const file = path.join(tempDir(), 'directorio.csv');
+  writeFileSync(file, generateDirectory(200_000).csv);
+
+  const cases: [string, (delayMs: number) => [NodeJS.Signals, number][], number][] = [
+    ['SIGINT while the file is read', (delayMs) => [['SIGINT', delayMs]], 130],
+    ['SIGTERM while the accounts are written', (delayMs) => [['SIGTERM', delayMs + 2_500]], 143],
+    ['two Ctrl-C in a row', (delayMs) => [['SIGINT', delayMs + 1_500], ['SIGINT', delayMs + 1_550]], 130],
+  ];
+  it.each(cases)('%s: nothing is imported, and it says so (exit 128 + the signal)', async (_name, signals, code) => {
+    const dataDir = await initialized();
+    const run = await interrupted(['directory', 'import', file, '--data-dir', dataDir], signals);
+    expect(run.code, run.stdout + run.stderr).toBe(code);
+    expect(STOPPED.exec(run.stderr)?.[1], run.stderr).toBe('nothing was imported');
+    expect(run.stdout).toBe('');
+    expect(query<{ n: number }>(dataDir, 'SELECT COUNT(*) AS n FROM directory_accounts').n).toBe(0);
+    expect(query<{ n: number }>(dataDir, "SELECT COUNT(*) AS n FROM audit_log WHERE action = 'directory.imported'").n).toBe(0);
+  }, TIMEOUT_MS);
+});
+
+describe('Ctrl-C or SIGTERM during a history export', () => {
+  /** A history of `rows` live cbu lookups, written with SQL. */
+  async function withHistory(rows: number): Promise<string> {
+    const dataDir = await initialized();
+    const db = new Database(path.join(dataDir, 'titular.db'));
+    try {
+      const { org, user } = db.prepare('SELECT org_id AS org, id AS user FROM users LIMIT 1').get() as { org: string; user: string };
+      const insert = db.prepare(
+        `INSERT INTO lookups (id, org_id, environment, product, input_identifier, input_type, status, error_code, http_status,
+           source, response_data, upstream_latency_ms, credit_consumed, user_id, api_key_id, request_id, created_at)
+         VALUES (?, ?, 'live', 'cbu', '0290001800000000007773', 'CBU', 'SUCCESS', NULL, 200, 'WEB', ?, 12, 0, ?, NULL, ?, ?)`,
+      );
+      const start = Date.parse('2026-10-01T00:00:00Z');
+      const data = JSON.stringify({ holders: [{ name: 'Lucía Luna', tax_id: '27301112225' }], account_type: 'CA', currency: 'ARS' });
+      db.transaction(() => {
+        for (let i = 0; i < rows; i++) {
+          const id = uuidv7(start + i);
+          insert.run(id, org, data, user, `req_${id.replaceAll('-', '')}`, start + i);
+        }
+      })();
+    } finally {
+      db.close();
+    }
+    return dataDir;
+  }
+
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s: exit %i, the target is not written, no temporary file is left', async (signal, code) => {
+    const dataDir = await withHistory(400_000);
+    const folder = tempDir();
+    const target = path.join(folder, 'historial.csv');
+    // Sent once its temporary file is there: the export is under way (and listens for the signal).
+    let sent = false;
+    const run = await runCli(['history', 'export', '--format', 'csv', '--output', target, '--data-dir', dataDir], {
+      timeoutMs: 120_000,
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (child.exitCode !== null) clearInterval(poll);
+          else if (readdirSync(folder).some((name) => name.endsWith('.tmp'))) {
+            clearInterval(poll);
+            sent = true;
+            child.kill(signal);
+          }
+        }, 5);
+      },
+    });
+    expect(sent, 'the export ended before it could be interrupted').toBe(true);
+    expect(run.code, run.stdout + run.stderr).toBe(code);
+    expect(STOPPED.exec(run.stderr)?.[1], run.stderr).toBe(`${target} was not written`);
+    expect(run.stderr).not.toMatch(/^titular:/m);
+    expect(existsSync(target)).toBe(false);
+    expect(readdirSync(folder)).toEqual([]);
+  }, TIMEOUT_MS);
+});
+
+/** Whether util-linux's `script` is here, to give the CLI a terminal. */
+const hasScript = (() => {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return process.platform === 'linux';
+  } catch {
+    return false;
+  }
+})();
+
+describe('Ctrl-C at the hidden prompt of remote set-key', () => {
+  it.skipIf(!hasScript)('exits 130, says that the upstream key was not changed, and stores nothing', async () => {
+    const dataDir = await initialized();
+    const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+    const command = [process.execPath, ...entryCommand('cli'), 'remote', 'set-key', '--data-dir', dataDir].map(quote).join(' ');
+    // `script` runs it on a terminal of its own: the prompt, raw mode, and Ctrl-C typed as a character.
+    const child: ChildProcess = spawn('script', ['-qefc', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    let typed = false;
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!typed && output.includes('Upstream key (input hidden): ')) {
+        typed = true;
+        // After the prompt is shown the terminal is switched to raw mode; a moment later, typed.
+        setTimeout(() => child.stdin!.write('sk_live_half\u0003'), 500);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, output).toBe(130);
+    expect(STOPPED.exec(output.replaceAll('\r', ''))?.[1], output).toBe('the upstream key was not changed');
+    const status = await runCli(['remote', 'status', '--json', '--data-dir', dataDir]);
+    expect(JSON.parse(status.stdout)).toMatchObject({ keySet: false });
+  }, TIMEOUT_MS);
+});
