@@ -232,3 +232,40 @@ test('a toast stays while the pointer rests on it, and leaves once its time has 
   await page.clock.fastForward(1_100);
   await expect(toast).toHaveCount(0);
 });
+
+test('a toast on screen follows a switch of language', async ({ page, state }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.resolve() } });
+  });
+  await openApp(page, state);
+  expect(await lookup(page, ACCOUNTS.nacion.cbu)).toBe('result');
+  await page.getByTestId('copy-number').click();
+  const toast = page.getByTestId('toast');
+  await expect(toast).toHaveText('Copiado');
+  // Held under the pointer, so it stays; the switch is pressed from the keyboard.
+  await toast.hover();
+  await page.getByTestId('lang-switch').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(toast).toHaveText('Copied');
+  await page.keyboard.press('Enter');
+  await expect(toast).toHaveText('Copiado');
+});
+
+test('"Tipo de identificador" sits above its buttons in both languages, from 1024 to 1920 px', async ({ page, state }) => {
+  await openApp(page, state);
+  const label = page.getByTestId('lookup-type-label');
+  const buttons = page.getByTestId('lookup-type');
+  for (const lang of ['es', 'en']) {
+    if (lang === 'en') await page.getByTestId('lang-switch').click();
+    await expect(label).toHaveText(lang === 'es' ? 'Tipo de identificador' : 'Identifier type');
+    for (const width of [1024, 1280, 1920]) {
+      await page.setViewportSize({ width, height: 800 });
+      const l = (await label.boundingBox())!;
+      const b = (await buttons.boundingBox())!;
+      // Above (the English label used to sit beside them, the Spanish one to wrap under), flush left.
+      expect(l.y + l.height, `${lang} ${width} px`).toBeLessThanOrEqual(b.y + 0.5);
+      expect(Math.abs(l.x - b.x), `${lang} ${width} px`).toBeLessThan(1);
+    }
+  }
+});

@@ -288,6 +288,32 @@ test('an error\'s meaning in the Resultado column is read whole at 1280 and 1024
   }
 });
 
+test('a long user name takes two lines, then an ellipsis with the whole name in its tooltip; the table never scrolls sideways', async ({ page, state }) => {
+  const LONG = 'María de los Ángeles Fernández de la Torre y Ocampo Benítez';
+  // The real rows, the newest one made by a user named at length.
+  await page.route('**/bridge/history.list', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    json.value.data[0].user.name = LONG;
+    await route.fulfill({ response, json });
+  });
+  await openApp(page, state, 'admin', 'historial');
+  await settled(page);
+  const long = rows(page).first().getByTestId('history-row-user');
+  const admin = page.locator(`[data-testid="history-row-user"][title="${ADMIN.name}"]`).first();
+  await expect(long).toHaveAttribute('title', LONG);
+  await expect(admin).toHaveText(ADMIN.name);
+  const lines = (el: Element) => Math.round(el.clientHeight / parseFloat(getComputedStyle(el).lineHeight));
+  const cut = (el: Element) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
+  for (const width of [1024, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 800 });
+    expect(await page.$$eval('.table-wrap', (wraps) => wraps.filter((w) => w.scrollWidth > w.clientWidth + 1).length), `${width} px`).toBe(0);
+    expect(await long.evaluate(lines), `${width} px`).toBeLessThanOrEqual(2);
+    // A name as long as real ones are reads whole where the table has room (at 1024 px it gives way to Resultado).
+    if (width > 1024) expect(await admin.evaluate(cut), `${width} px`).toBe(false);
+  }
+});
+
 test('CSV export downloads the filtered history for a Spanish spreadsheet', async ({ page, state }) => {
   await openApp(page, state, 'admin', 'historial');
   await settled(page);

@@ -24,6 +24,11 @@ async function prepare(page: Page, list: string[]) {
   return panel;
 }
 
+/** Today in the page's time zone as YYYY-MM-DD: the day an export's file name carries. */
+function localDay(page: Page): Promise<string> {
+  return page.evaluate(() => new Date().toLocaleDateString('sv-SE'));
+}
+
 async function runToEnd(page: Page, panel: ReturnType<Page['locator']>) {
   await panel.getByTestId('bulk-start').click();
   await expect(panel).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
@@ -86,7 +91,9 @@ test('paste a list, review it, run it to 100 % and export the results', async ({
   const downloading = page.waitForEvent('download');
   await panel.getByTestId('bulk-export').click();
   const download = await downloading;
-  expect(download.suggestedFilename()).toMatch(/^titular-lote-Lista-pegada.*\.csv$/);
+  // Named after the batch with the day it was made as AAAA-MM-DD, as Historial's file: the day the name
+  // says in the screen's order (23/11/2026) is rewritten in place, so the files sort by date.
+  expect(download.suggestedFilename()).toMatch(new RegExp(`^titular-lote-Lista-pegada-${await localDay(page)}-\\d{2}-\\d{2}-\\d{2}\\.csv$`));
   const csv = readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '');
   const lines = csv.trim().split('\r\n');
   expect(lines[0]).toBe('Fila;Entrada;Identificador;Tipo;Estado;HTTP;Código;Mensaje;Créditos;Repite la fila;Titulares;CUIT/CUIL;Banco;ID de consulta');
@@ -176,24 +183,65 @@ test('one identifier is said in the singular: the cost, the start button and the
   await expect(panel).toHaveAttribute('data-status', 'cancelled');
 });
 
-test('the batch\'s name and an invalid CBU are whole at 1024 and 1280 px, where the panel has room for them', async ({ page, state }) => {
+test('the batch\'s name and an invalid CBU are whole at 1024, 1280 and 1920 px, where the panel has room for them, and no table scrolls sideways', async ({ page, state }) => {
   await openApp(page, state, 'admin', 'lotes');
   const panel = await prepare(page, [ACCOUNTS.cvu.alias, BAD_CHECK_DIGIT_CBU, `${ACCOUNTS.company.cbu}9`]);
   await panel.getByTestId('bulk-invalid-toggle').click();
   const table = panel.getByTestId('bulk-invalid-table');
   await expect(table).toContainText(BAD_CHECK_DIGIT_CBU);
   const cut = (locator: ReturnType<Page['locator']>) => locator.evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
-  for (const width of [1280, 1024]) {
+  for (const width of [1920, 1280, 1024]) {
     await page.setViewportSize({ width, height: 800 });
-    // "Lista pegada 23/11/2026, 14:05", not "Lista pegada 23/11…".
-    await expect(panel.getByTestId('bulk-panel-name')).toHaveText(/^Lista pegada \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/);
+    // "Lista pegada 23/11/2026, 14:05:37", not "Lista pegada 23/11…".
+    await expect(panel.getByTestId('bulk-panel-name')).toHaveText(/^Lista pegada \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2}$/);
     expect(await cut(panel.getByTestId('bulk-panel-name')), `${width} px`).toEqual([]);
     // The 22 digits of a CBU, and the 23 typed by mistake, never cut.
     expect(await cut(table.locator('td')), `${width} px`).toEqual([]);
+    // No table of the screen (the batches, the invalid rows) needs a sideways scrollbar.
+    const scrolling = await page.locator('.table-wrap').evaluateAll((wraps) =>
+      wraps.filter((w) => w.scrollWidth > w.clientWidth + 1).map((w) => `${w.querySelector('table')?.dataset.testid ?? 'table'}: ${w.scrollWidth} px in ${w.clientWidth}`),
+    );
+    expect(scrolling, `${width} px`).toEqual([]);
   }
   await panel.getByTestId('bulk-cancel').click();
   await page.getByRole('dialog').getByTestId('confirm-ok').click();
   await expect(panel).toHaveAttribute('data-status', 'cancelled');
+});
+
+test('two lists pasted in the same minute get names that tell them apart, kept as they were made; their files carry the day', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'lotes');
+  // Two moments of one minute, 20 s apart (the page's clock only: the core still dates the jobs).
+  const at = new Date();
+  at.setSeconds(10, 0);
+  await page.clock.setFixedTime(at);
+  const first = await prepare(page, [ACCOUNTS.inactive.cbu, ACCOUNTS.company.alias]);
+  const firstName = await first.getByTestId('bulk-panel-name').innerText();
+  const firstRow = page.locator(`[data-testid="bulk-job-row"][data-job-id="${await first.getAttribute('data-job-id')}"]`);
+  await page.clock.setFixedTime(new Date(at.getTime() + 20_000));
+  const second = await prepare(page, [ACCOUNTS.inactive.alias, ACCOUNTS.nacion.alias]);
+  const secondName = await second.getByTestId('bulk-panel-name').innerText();
+  const secondRow = page.locator(`[data-testid="bulk-job-row"][data-job-id="${await second.getAttribute('data-job-id')}"]`);
+  expect(firstName).toMatch(/^Lista pegada \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:10$/);
+  expect(secondName).toMatch(/^Lista pegada \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:30$/);
+  expect(secondName.slice(0, -3)).toBe(firstName.slice(0, -3));
+  await expect(firstRow.locator('td').first()).toHaveText(firstName);
+  await expect(secondRow.locator('td').first()).toHaveText(secondName);
+
+  // A name is stored as it was written: in English the lists still say what they were called.
+  await page.getByTestId('lang-switch').click();
+  await expect(second.getByTestId('bulk-panel-name')).toHaveText(secondName);
+  await expect(firstRow.locator('td').first()).toHaveText(firstName);
+  // The English file, with the day the batch was made.
+  const downloading = page.waitForEvent('download');
+  await second.getByTestId('bulk-export').click();
+  expect((await downloading).suggestedFilename()).toMatch(new RegExp(`^titular-batch-Lista-pegada-${await localDay(page)}-\\d{2}-\\d{2}-\\d{2}\\.csv$`));
+
+  for (const [panel, row] of [[second, secondRow], [first, firstRow]] as const) {
+    await row.click();
+    await panel.getByTestId('bulk-cancel').click();
+    await page.getByRole('dialog').getByTestId('confirm-ok').click();
+    await expect(panel).toHaveAttribute('data-status', 'cancelled');
+  }
 });
 
 test('with no credits the start button is disabled and says why, as Consulta does', async ({ page, state }) => {

@@ -1,5 +1,5 @@
 // Saldo: a purchase recorded by the admin raises the balance by its amount (the notice is scrolled into
-// view); a repeated reference does not.
+// view); a repeated reference does not. The balance bar shows what is left; the chart's scale is round.
 import { expect, openApp, readBalance, test, showBalance } from './fixtures';
 
 test('a purchase increases the CBU balance by its amount', async ({ page, state }) => {
@@ -84,4 +84,57 @@ test('one credit is said in the singular: the purchase notice and the balance ca
   await expect(page.getByTestId('purchase-result')).toHaveText(`1 credit added. New balance: ${(before + 1).toLocaleString('en-US')}.`);
   await expect(informes.locator('.balance-main')).toHaveText('1available');
   await expect(informes.locator('.card-title')).toHaveText('Credit Report');
+});
+
+test('the balance bar shows the share of the purchased credits that is left, and says so', async ({ page, state }) => {
+  // 150 of 200 Informes credits spent: a quarter is left.
+  await page.route('**/bridge/balance.get', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    for (const b of json.value.balances) if (b.productSlug === 'informes') Object.assign(b, { totalPurchased: 200, totalConsumed: 150, balance: 50 });
+    await route.fulfill({ response, json });
+  });
+  await openApp(page, state, 'admin', 'saldo');
+  const meter = page.getByTestId('balance-meter-informes');
+  await expect(meter).toHaveAttribute('aria-valuenow', '25');
+  await expect(meter).toHaveAccessibleName('Créditos que quedan de lo comprado');
+  await expect(meter).toHaveAttribute('aria-valuetext', 'Queda el 25%');
+  await expect(page.getByTestId('balance-left-informes')).toHaveText('Queda el 25%');
+  // The filled part is what is left, not what was used.
+  const filled = await meter.evaluate((el) => el.firstElementChild!.getBoundingClientRect().width / el.getBoundingClientRect().width);
+  expect(filled).toBeCloseTo(0.25, 2);
+
+  await page.getByTestId('lang-switch').click();
+  await expect(meter).toHaveAccessibleName('Credits left of those purchased');
+  await expect(page.getByTestId('balance-left-informes')).toHaveText('25% left');
+});
+
+test('the consumption chart counts in steps of 1, 2 or 5 × 10ⁿ and labels its days evenly, ending today', async ({ page, state }) => {
+  // 23 credits on one day: the scale used to top at 25 with only 0 and 25 on it.
+  await page.route('**/bridge/balance.dailyConsumption', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    // Whatever the other specs spent today, only this day counts.
+    for (const day of json.value.days) day.consumed = 0;
+    json.value.days[json.value.days.length - 3].consumed = 23;
+    await route.fulfill({ response, json });
+  });
+  await openApp(page, state, 'admin', 'saldo');
+  const today = await page.evaluate(() => new Date().toLocaleDateString('es-AR', { day: '2-digit', month: '2-digit' }));
+  for (const width of [1024, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 800 });
+    const chart = page.getByTestId('consumption-chart');
+    await expect(chart.getByTestId('chart-y-tick').last()).toHaveText('30');
+    const ticks = (await chart.getByTestId('chart-y-tick').allTextContents()).map((t) => Number(t.replace(/\./g, '')));
+    const step = ticks[1]! - ticks[0]!;
+    expect(ticks, `${width} px`).toEqual(ticks.map((_, i) => i * step));
+    expect(ticks.length, `${width} px`).toBeGreaterThanOrEqual(3);
+    expect([1, 2, 5], `${width} px: a step of ${step}`).toContain(step / 10 ** Math.floor(Math.log10(step)));
+    // The days' labels at one distance from each other, the last one today's.
+    const xs = await chart.getByTestId('chart-x-label').evaluateAll((els) => els.map((el) => Number(el.getAttribute('x'))));
+    const gaps = xs.slice(1).map((x, i) => x - xs[i]!);
+    expect(Math.max(...gaps) - Math.min(...gaps), `${width} px: gaps ${gaps.join(', ')}`).toBeLessThan(0.5);
+    expect(xs.length, `${width} px`).toBeGreaterThanOrEqual(5);
+    await expect(chart.getByTestId('chart-x-label').last()).toHaveText(today);
+  }
 });

@@ -1,6 +1,7 @@
 // Screenshots of the five screens in Spanish at 1280×800 (viewport, not full page), with data in
 // them: e2e/screenshots/{consulta,saldo,historial,claves,usuarios}.png. They are for people to look
-// at; the assertions only make sure each screen has its data before the picture is taken.
+// at; the assertions make sure each screen has its data before the picture is taken, and that no
+// table needs a sideways scrollbar at 1024, 1280 or 1920 px.
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { ACCOUNTS, NOT_FOUND_CBU } from './data';
@@ -49,7 +50,13 @@ async function overflowingTables(page: Page): Promise<string[]> {
 
 async function shoot(page: Page, route: Route): Promise<void> {
   await noSkeletons(page);
-  expect(await overflowingTables(page)).toEqual([]);
+  // Every table fits its card at the narrowest and the widest window people use, not only at the
+  // picture's size.
+  const pictureSize = page.viewportSize() ?? { width: 1280, height: 800 };
+  for (const width of [1024, 1920, pictureSize.width]) {
+    await page.setViewportSize({ width, height: pictureSize.height });
+    expect(await overflowingTables(page), `${route} at ${width} px`).toEqual([]);
+  }
   // Let the fonts and any entry transition settle.
   await page.evaluate(() => document.fonts.ready);
   await page.screenshot({ path: path.join(DIR, `${route}.png`), fullPage: false, animations: 'disabled', caret: 'hide' });

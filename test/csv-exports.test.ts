@@ -146,11 +146,14 @@ describe('bulk.exportCsv', () => {
     const en = await value('bulk.exportCsv', { id: job.id, language: 'en' });
     expect(en.fileName).toMatch(/^titular-batch-lista-\d{4}-\d{2}-\d{2}\.csv$/);
 
-    // A pasted list is named with the day and time it was pasted: its file says the day once.
+    // A pasted list is named with the day and time it was pasted: its file says the day once, as
+    // AAAA-MM-DD (rewritten in place), so the files sort by date.
     const today = new Date().toISOString().slice(0, 10);
     const [y, m, d] = today.split('-');
-    const { job: pasted } = await value('bulk.create', { name: `Lista pegada ${d}/${m}/${y}, 08:39`, product: 'cbu', content: DIR.joint.cbu });
-    expect((await value('bulk.exportCsv', { id: pasted.id, timeZone: 'UTC' })).fileName).toBe(`titular-lote-Lista-pegada-${d}-${m}-${y}-08-39.csv`);
+    const { job: pasted } = await value('bulk.create', { name: `Lista pegada ${d}/${m}/${y}, 08:39:12`, product: 'cbu', content: DIR.joint.cbu });
+    expect((await value('bulk.exportCsv', { id: pasted.id, timeZone: 'UTC' })).fileName).toBe(`titular-lote-Lista-pegada-${today}-08-39-12.csv`);
+    const { job: american } = await value('bulk.create', { name: `Pasted list ${m}/${d}/${y}, 8:39:12 AM`, product: 'cbu', content: DIR.company.cbu });
+    expect((await value('bulk.exportCsv', { id: american.id, language: 'en', timeZone: 'UTC' })).fileName).toBe(`titular-batch-Pasted-list-${today}-8-39-12-AM.csv`);
     const enRows = lines(en.csv);
     expect(enRows[0]).toBe('\uFEFFRow,Input,Identifier,Type,Status,HTTP,Code,Message,Credits,Duplicate of row,Holders,Tax IDs,Bank,Lookup ID');
     expect(enRows[2]).toContain(',Error,404,PA011,No account was found for this identifier,1,,');

@@ -44,15 +44,19 @@ export const bulkHandlers: { [C in BulkChannel]: BulkHandler<C> } = {
     await titular.commits.settled();
     const base = job.name.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'lote';
     const day = dialect.day(Date.parse(job.createdAt));
-    return { fileName: `titular-${dialect.form === 'en' ? 'batch' : 'lote'}-${carriesDay(base, day) ? base : `${base}-${day}`}.csv`, csv, rows: job.totalRows };
+    return { fileName: `titular-${dialect.form === 'en' ? 'batch' : 'lote'}-${withIsoDay(base, day)}.csv`, csv, rows: job.totalRows };
   },
 };
 
 /**
- * Whether a batch's name already says the day it was made on (a pasted list is named "Lista pegada
- * 23/11/2026, 08:39"), in any order of day, month and year: its file then gets no second date.
+ * A batch file's name part with the day it was made on as YYYY-MM-DD, as every export has it
+ * (titular-historial-2026-11-23.csv), so the files sort by date. A name that already says the day in
+ * another order (a pasted list is "Lista pegada 23/11/2026, 08:39:12") has it rewritten in place
+ * rather than said twice; any other name gets the day appended.
  */
-function carriesDay(base: string, isoDay: string): boolean {
+function withIsoDay(base: string, isoDay: string): string {
+  if (base.includes(isoDay)) return base;
   const [y, m, d] = isoDay.split('-');
-  return [`${d}-${m}-${y}`, `${y}-${m}-${d}`, `${m}-${d}-${y}`].some((form) => base.includes(form));
+  const other = [`${d}-${m}-${y}`, `${m}-${d}-${y}`].find((form) => base.includes(form));
+  return other ? base.replace(other, isoDay) : `${base}-${isoDay}`;
 }

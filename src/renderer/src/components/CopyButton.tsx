@@ -39,10 +39,10 @@ export function CopyButton({ value, label, showLabel = false, testId, variant = 
     try {
       await writeClipboard(value);
       setDone(true);
-      toast(m.common.copied);
+      toast((t) => t.m.common.copied);
       window.setTimeout(() => setDone(false), 1500);
     } catch {
-      toast(m.common.copyFailed, 'error');
+      toast((t) => t.m.common.copyFailed, 'error');
     }
   };
   return (

@@ -211,7 +211,9 @@ export const es = {
     available: { one: 'disponible', other: 'disponibles' },
     purchased: 'Comprados',
     consumed: 'Consumidos',
-    usage: '{pct}% usado',
+    // The balance bar and the figure beside it: the share of what was purchased that is still left.
+    left: 'Queda el {pct}%',
+    leftLabel: 'Créditos que quedan de lo comprado',
     chartTitle: 'Consumo diario',
     chartSubtitle: 'Últimos 30 días',
     chartTotal: '{n} en el período',

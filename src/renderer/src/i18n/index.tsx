@@ -40,6 +40,8 @@ export interface I18n {
   num: (n: number, options?: Intl.NumberFormatOptions) => string;
   /** "12/11/2026 14:05" style, local time. */
   dateTime: (iso: string | null | undefined) => string;
+  /** "12/11/2026, 14:05:37": to the second, where two moments of one minute must read apart (a pasted list's name). */
+  dateTimeSeconds: (iso: string | null | undefined) => string;
   /** Day only, local time: "22/11/2026". */
   date: (iso: string | null | undefined) => string;
   /** A calendar date string (YYYY-MM-DD) formatted without time-zone shifts. */
@@ -79,6 +81,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     const numberFmt = new Intl.NumberFormat(locale);
     // Four-digit years (22/11/2026, 15:20): `dateStyle: 'short'` wrote 22/11/26.
     const dateTimeFmt = new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const dateTimeSecondsFmt = new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
     // The day as the rest of the app writes it (22/11/2026): `dateStyle: 'medium'` wrote "22 nov 2026"
     // in Usuarios' "Alta" and a key's expiry, beside tables of 22/11/2026, 15:20.
     const dateFmt = new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', year: 'numeric' });
@@ -105,6 +108,10 @@ export function I18nProvider({ children }: { children: ReactNode }) {
       dateTime: (iso) => {
         const d = parse(iso);
         return d ? dateTimeFmt.format(d) : m.common.none;
+      },
+      dateTimeSeconds: (iso) => {
+        const d = parse(iso);
+        return d ? dateTimeSecondsFmt.format(d) : m.common.none;
       },
       date: (iso) => {
         const d = parse(iso);

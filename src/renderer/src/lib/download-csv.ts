@@ -12,3 +12,4 @@ export function downloadCsv(fileName: string, csv: string): void {
   a.remove();
   window.setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+

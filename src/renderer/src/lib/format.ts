@@ -30,9 +30,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Today as YYYY-MM-DD in local time (for date inputs). */
-export function todayYmd(): string {
-  const d = new Date();
+/**
+ * A moment's calendar day as YYYY-MM-DD in the screen's time zone: a date input's value, and the day
+ * an export's file name carries (the core names Historial's file after the same local day).
+ */
+export function localYmd(d: Date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }

@@ -113,7 +113,7 @@ function SettingsForm({ current }: { current: AppSettings }) {
         resolvers: draft.resolvers,
         remote: { baseUrl: draft.baseUrl.trim() || null, timeoutMs: Number(draft.timeoutMs) },
       },
-      { onSuccess: () => toast(m.settings.saved) },
+      { onSuccess: () => toast((t) => t.m.settings.saved) },
     );
   };
 
@@ -268,7 +268,7 @@ function UpstreamKeyField({ hasKey }: { hasKey: boolean }) {
       {
         onSuccess: () => {
           setKeyDraft('');
-          toast(value ? m.settings.upstreamKeySaved : m.settings.upstreamKeyRemoved);
+          toast((t) => (value ? t.m.settings.upstreamKeySaved : t.m.settings.upstreamKeyRemoved));
         },
       },
     );

@@ -6,7 +6,7 @@ import { useCreateKey, useKeys, useRevealKey, useRevokeKey, useRotateKey, useUse
 import { tpl, useI18n } from '../i18n';
 import type { Session } from '../App';
 import { asksForPassphrase, describeError } from '../lib/errors';
-import { todayYmd } from '../lib/format';
+import { localYmd } from '../lib/format';
 import { Badge, Card, EmptyState, ErrorBanner, Notice, PageHeader, SkeletonRows, Spinner } from '../components/ui';
 import { ConfirmDialog } from '../components/Dialog';
 import { CopyButton } from '../components/CopyButton';
@@ -166,7 +166,7 @@ function LockVaultButton({ onLock, onLockFailed }: { onLock: () => void; onLockF
   return (
     <button type="button" className="btn btn-secondary btn-sm" disabled={lock.isPending} onClick={() => {
         onLock();
-        lock.mutate({}, { onSuccess: () => toast(m.keys.vaultLockedToast), onError: onLockFailed });
+        lock.mutate({}, { onSuccess: () => toast((t) => t.m.keys.vaultLockedToast), onError: onLockFailed });
       }} data-testid="vault-lock">
       <IconShield size={15} />
       <span>{m.keys.vaultLock}</span>
@@ -201,7 +201,7 @@ function VaultUnlock({ protection, autoLockMinutes, byYou, hiddenSecret }: { pro
         className="vault-form"
         onSubmit={(e) => {
           e.preventDefault();
-          unlock.mutate({ passphrase: needs ? passphrase : undefined }, { onSuccess: () => toast(m.keys.vaultUnlocked) });
+          unlock.mutate({ passphrase: needs ? passphrase : undefined }, { onSuccess: () => toast((t) => t.m.keys.vaultUnlocked) });
         }}
       >
         {needs ? (
@@ -479,7 +479,7 @@ function KeyCreateForm({ atLimit, locked, limit, onCreated }: { atLimit: boolean
               <label className="field-label" htmlFor={`${id}-expires`}>
                 {m.keys.expires}
               </label>
-              <input id={`${id}-expires`} type="date" className="input" value={expires} min={todayYmd()} onChange={(e) => edit(setExpires, e.target.value)} data-testid="key-create-expires" title={m.keys.expiresHint} />
+              <input id={`${id}-expires`} type="date" className="input" value={expires} min={localYmd()} onChange={(e) => edit(setExpires, e.target.value)} data-testid="key-create-expires" title={m.keys.expiresHint} />
             </div>
             <div className="field">
               <label className="field-label" htmlFor={`${id}-rate`}>
@@ -619,7 +619,7 @@ function KeyActionDialog({
           { id: pending.key.id },
           {
             onSuccess: () => {
-              toast(m.keys.revoked);
+              toast((t) => t.m.keys.revoked);
               onClose();
             },
           },

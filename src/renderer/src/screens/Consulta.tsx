@@ -135,7 +135,7 @@ function AccountLookup() {
           <p className="field-hint">{m.lookup.hint}</p>
 
           <div className="type-row">
-            <span className="field-label-inline" id={`${inputId}-type`}>
+            <span className="field-label-inline" id={`${inputId}-type`} data-testid="lookup-type-label">
               {m.lookup.typeLabel}
             </span>
             <div className="segmented" role="radiogroup" aria-labelledby={`${inputId}-type`} data-testid="lookup-type">

@@ -80,7 +80,7 @@ function resultSummary(entry: HistoryEntry): string {
 }
 
 export function HistorialScreen() {
-  const { m, num, dateTime, results, lang, plural } = useI18n();
+  const { m, num, dateTime, results, lang } = useI18n();
   const toast = useToast();
   const id = useId();
   const [from, setFrom] = useState('');
@@ -130,7 +130,7 @@ export function HistorialScreen() {
     exporter.mutate({ ...filter, language: lang, timeZone: screenTimeZone() }, {
       onSuccess: (result) => {
         downloadCsv(result.fileName, result.csv);
-        toast(plural(result.rows, m.history.exported));
+        toast((t) => t.plural(result.rows, t.m.history.exported));
       },
     });
   };
@@ -271,8 +271,10 @@ export function HistorialScreen() {
                     <ResultCell entry={entry} />
                     <td>{m.history.sources[entry.source]}</td>
                     <td className="num">{num(entry.creditConsumed)}</td>
-                    <td className="ellipsis">
-                      {entry.user.name}
+                    <td className="history-user">
+                      <span className="clamp-2" title={entry.user.name} data-testid="history-row-user">
+                        {entry.user.name}
+                      </span>
                       {/* An API lookup's user is the key's owner; the key, under the name, says which tool
                           made it. It shares the user's column, which gives way first on a narrow window. */}
                       {entry.apiKey ? <KeyLine label={keyLabel(entry.apiKey, m.keys.unnamed)} /> : null}

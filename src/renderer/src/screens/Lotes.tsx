@@ -75,7 +75,7 @@ export function LotesScreen({ session }: { session: Session }) {
 }
 
 function NewJobCard({ onReady }: { onReady: (id: string, completedBefore: BulkJobView | null) => void }) {
-  const { m, dateTime, plural } = useI18n();
+  const { m, dateTimeSeconds, plural } = useI18n();
   const toast = useToast();
   const id = useId();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -107,14 +107,18 @@ function NewJobCard({ onReady }: { onReady: (id: string, completedBefore: BulkJo
   };
 
   const submit = () => {
-    const name = source === 'file' && file ? file.name : tpl(m.bulk.pastedName, { when: dateTime(new Date().toISOString()) });
+    // A pasted list is named after the moment it was pasted, to the second: two lists pasted in one
+    // minute (a back office splits a long list) were both "Lista pegada 23/11/2026, 14:05". The name
+    // is stored as written, in this language; a number ("(2)") would read as the same list again.
+    const name = source === 'file' && file ? file.name : tpl(m.bulk.pastedName, { when: dateTimeSeconds(new Date().toISOString()) });
     create.mutate(
       { name, product, content },
       {
         onSuccess: (result) => {
           onReady(result.job.id, result.resumed ? null : result.completedBefore);
-          if (result.resumed) toast(m.bulk.resumedExisting);
-          else if (result.completedBefore) toast(tpl(m.bulk.completedBefore, { when: dateTime(result.completedBefore.finishedAt) }));
+          const before = result.completedBefore;
+          if (result.resumed) toast((t) => t.m.bulk.resumedExisting);
+          else if (before) toast((t) => tpl(t.m.bulk.completedBefore, { when: t.dateTime(before.finishedAt) }));
           if (source === 'paste') setPasted('');
           else setFile(null);
         },
@@ -253,7 +257,7 @@ function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | null }) 
       {
         onSuccess: (result) => {
           downloadCsv(result.fileName, result.csv);
-          toast(plural(result.rows, m.bulk.exported));
+          toast((t) => t.plural(result.rows, t.m.bulk.exported));
         },
       },
     );
@@ -538,7 +542,7 @@ function JobsTable({
                     <td className="ellipsis bulk-col-name" title={job.name}>
                       {job.name}
                     </td>
-                    <td className="nowrap">{dateTime(job.createdAt)}</td>
+                    <td className="date-cell">{dateTime(job.createdAt)}</td>
                     <td>{m.productsShort[job.product]}</td>
                     <td>
                       <Badge tone={STATUS_TONE[shown]}>{m.bulk.status[shown]}</Badge>

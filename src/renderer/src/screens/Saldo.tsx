@@ -7,6 +7,8 @@ import { useBalance, useDailyConsumption, usePurchaseCredits } from '../api/hook
 import { tpl, useI18n } from '../i18n';
 import type { Session } from '../App';
 import { Badge, Card, ErrorBanner, Notice, PageHeader, Skeleton, Spinner } from '../components/ui';
+import { labelledSlots, niceTicks } from '../lib/chart-scale';
+import { localYmd } from '../lib/format';
 import { IconPlus, IconReport, IconSearch } from '../components/Icons';
 
 const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
@@ -35,7 +37,6 @@ export function SaldoScreen({ session }: { session: Session }) {
 
 function BalanceCard({ slug, entry, loading }: { slug: ProductSlug; entry: BalanceEntry | undefined; loading: boolean }) {
   const { m, num, plural } = useI18n();
-  const pct = entry && entry.totalPurchased > 0 ? Math.min(100, Math.round((entry.totalConsumed / entry.totalPurchased) * 100)) : 0;
   const low = entry ? entry.balance === 0 || (entry.totalPurchased > 0 && entry.balance / entry.totalPurchased < 0.1) : false;
   return (
     <section className={`card balance-card balance-${slug}`} data-testid={`balance-card-${slug}`} data-balance={entry?.balance}>
@@ -60,9 +61,7 @@ function BalanceCard({ slug, entry, loading }: { slug: ProductSlug; entry: Balan
             </span>
             <span className="balance-unit">{plural(entry.balance, m.balance.available)}</span>
           </div>
-          <div className="meter" aria-hidden="true">
-            <span style={{ width: `${pct}%` }} />
-          </div>
+          <RemainingMeter slug={slug} entry={entry} low={low} />
           <div className="balance-foot">
             <div>
               <div className="stat-label">{m.balance.purchased}</div>
@@ -72,7 +71,9 @@ function BalanceCard({ slug, entry, loading }: { slug: ProductSlug; entry: Balan
               <div className="stat-label">{m.balance.consumed}</div>
               <div className="stat-small" data-testid={`balance-consumed-${slug}`}>{num(entry.totalConsumed)}</div>
             </div>
-            <div className="right muted small">{tpl(m.balance.usage, { pct: num(pct) })}</div>
+            <div className="right muted small" data-testid={`balance-left-${slug}`}>
+              {tpl(m.balance.left, { pct: num(remainingPercent(entry)) })}
+            </div>
           </div>
         </>
       )}
@@ -80,19 +81,33 @@ function BalanceCard({ slug, entry, loading }: { slug: ProductSlug; entry: Balan
   );
 }
 
-/** Today as the screen's calendar says it (the core counts the chart's days in the screen's zone). */
-function todayHere(): string {
-  const now = new Date();
-  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+/**
+ * The share of the purchased credits still available, in whole percent: rounded down, so it never
+ * says more is left than there is, and 1 % while any credit is left (0 % means none).
+ */
+function remainingPercent(entry: BalanceEntry): number {
+  if (entry.totalPurchased <= 0 || entry.balance <= 0) return 0;
+  return Math.min(100, Math.max(1, Math.floor((entry.balance * 100) / entry.totalPurchased)));
 }
 
-function niceMax(value: number): number {
-  if (value <= 4) return 4;
-  const pow = 10 ** Math.floor(Math.log10(value));
-  for (const step of [1, 2, 2.5, 5, 10]) {
-    if (step * pow >= value) return step * pow;
-  }
-  return 10 * pow;
+/** A balance bar is read as what is left (a fuel gauge): it empties as credits are spent. */
+function RemainingMeter({ slug, entry, low }: { slug: ProductSlug; entry: BalanceEntry; low: boolean }) {
+  const { m, num } = useI18n();
+  const pct = remainingPercent(entry);
+  return (
+    <div
+      className={`meter ${low ? 'is-low' : ''}`}
+      role="meter"
+      aria-label={m.balance.leftLabel}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={pct}
+      aria-valuetext={tpl(m.balance.left, { pct: num(pct) })}
+      data-testid={`balance-meter-${slug}`}
+    >
+      <span style={{ width: `${pct}%` }} />
+    </div>
+  );
 }
 
 /** Width of an element in CSS pixels, kept current with a ResizeObserver (so the SVG text never scales). */
@@ -115,10 +130,12 @@ function ConsumptionChart() {
   const { m, num, day, credits } = useI18n();
   const [product, setProduct] = useState<ProductSlug>('cbu');
   const consumption = useDailyConsumption(product, DAYS);
-  // The core answers every day of the range, zeros included; until it has, the same days empty.
-  const days = useMemo(() => consumption.data?.days ?? daysEndingOn(todayHere(), DAYS).map((date) => ({ date, consumed: 0 })), [consumption.data]);
+  // The core answers every day of the range, zeros included, in the screen's calendar days; until
+  // it has, the same days empty.
+  const days = useMemo(() => consumption.data?.days ?? daysEndingOn(localYmd(), DAYS).map((date) => ({ date, consumed: 0 })), [consumption.data]);
   const total = days.reduce((sum, d) => sum + d.consumed, 0);
-  const max = niceMax(Math.max(0, ...days.map((d) => d.consumed)));
+  const ticks = niceTicks(Math.max(0, ...days.map((d) => d.consumed)));
+  const max = ticks[ticks.length - 1]!;
 
   const [wrapRef, W] = useWidth<HTMLDivElement>(720);
   const H = 230;
@@ -127,8 +144,8 @@ function ConsumptionChart() {
   const innerH = H - pad.top - pad.bottom;
   const slot = innerW / DAYS;
   const barW = Math.max(4, slot * 0.62);
-  // Credits are whole: no "12,5" tick when the top of the scale is odd.
-  const ticks = max % 2 === 0 ? [0, max / 2, max] : [0, max];
+  // A "dd/mm" label is about 32 px wide at the ticks' size: 44 px apart leaves a gap between two.
+  const labelled = labelledSlots(DAYS, slot, 44);
 
   return (
     <Card
@@ -158,7 +175,7 @@ function ConsumptionChart() {
                 return (
                   <g key={t}>
                     <line x1={pad.left} x2={W - pad.right} y1={y} y2={y} className={t === 0 ? 'axis' : 'grid'} />
-                    <text x={pad.left - 8} y={y + 4} textAnchor="end" className="tick">
+                    <text x={pad.left - 8} y={y + 4} textAnchor="end" className="tick" data-testid="chart-y-tick">
                       {num(t)}
                     </text>
                   </g>
@@ -181,8 +198,8 @@ function ConsumptionChart() {
                     ) : (
                       <rect x={x} y={pad.top + innerH - 1.5} width={barW} height={1.5} className="bar-zero" />
                     )}
-                    {(W > 900 ? i % 3 === 0 || i === DAYS - 1 : i % 5 === 4 || i === 0) ? (
-                      <text x={pad.left + i * slot + slot / 2} y={H - 8} textAnchor="middle" className="tick">
+                    {labelled.has(i) ? (
+                      <text x={pad.left + i * slot + slot / 2} y={H - 8} textAnchor="middle" className="tick" data-testid="chart-x-label">
                         {day(d.date, { day: '2-digit', month: '2-digit' })}
                       </text>
                     ) : null}

@@ -38,7 +38,7 @@ export function UsuariosScreen({ session }: { session: Session }) {
     setRole.mutate(
       { id: pending.user.id, role: pending.role },
       {
-        onSuccess: (r) => toast(tpl(m.users.roleChanged, { name: r.user.name })),
+        onSuccess: (r) => toast((t) => tpl(t.m.users.roleChanged, { name: r.user.name })),
         // A refusal (the last admin) is said in the list's banner, not in a dialog left open.
         onSettled: () => setPending(null),
       },
@@ -171,7 +171,7 @@ function AddUserForm({ onAdded }: { onAdded: () => void }) {
       { name: name.trim(), email: email.trim(), role },
       {
         onSuccess: (r) => {
-          toast(tpl(m.users.added, { name: r.user.name }));
+          toast((t) => tpl(t.m.users.added, { name: r.user.name }));
           onAdded();
           setName('');
           setEmail('');
