@@ -2,11 +2,12 @@
 // without the desktop app: init, users, API keys, credits, the account directory and history
 // exports. Run `titular help` for the commands. The work is in ./cli/.
 import { runCli } from './cli/run';
-import { signalExitCode } from './cli/interrupt';
+import { letSignalsIn, signalExitCode } from './cli/interrupt';
 
 async function main(): Promise<void> {
   const controller = new AbortController();
   let interrupts = 0;
+  let listening = false;
   const onSignal = (signal: NodeJS.Signals) => {
     interrupts++;
     // The first signal lets the running command stop cleanly (and close the database); a second one ends it now.
@@ -27,13 +28,22 @@ async function main(): Promise<void> {
     stderr: process.stderr,
     env: process.env,
     interruptSignal: () => {
+      listening = true;
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
       return controller.signal;
     },
   });
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
+  if (listening) {
+    // A clean stop ends in synchronous work (a bulk run counts its job, the database is closed: up to
+    // a second on a large job). A second Ctrl-C pressed meanwhile is still waiting in the event loop:
+    // let it in while its handler listens, so that it ends the process with 130 (143), not with the
+    // clean stop's status. One that comes after this finds the default action again: the process is
+    // killed by it, which a shell reports as the same 130 (143).
+    await letSignalsIn();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
   process.exitCode = code;
 }
 

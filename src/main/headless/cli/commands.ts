@@ -11,6 +11,7 @@ import { remoteCommands } from './remote';
 import { backupCommands } from './backup';
 import { auditCommands } from './audit';
 import type { CommandSpec } from './context';
+import { TITULAR_VERSION } from '../../../shared/version';
 
 export const COMMANDS: readonly CommandSpec[] = [
   ...initCommands,
@@ -91,6 +92,21 @@ export function mainUsage(): string {
     '  3          bulk run/resume: stopped out of credits (the rest waits for the next purchase)',
     '  4          bulk run/resume: stopped before the end (Ctrl-C, or identifiers answered GE500)',
     '  130, 143   Ctrl-C / SIGTERM stopped it (bulk run/resume: a second one, at once)',
+  ].join('\n');
+}
+
+/** `titular help version`, `titular version --help`. */
+export function versionUsage(): string {
+  return [
+    'Usage: titular version (also --version, -V)',
+    '',
+    `Prints the version of Titular: titular ${TITULAR_VERSION}.`,
+    '',
+    'Global options:',
+    `  --json           {"name": "titular", "version": "${TITULAR_VERSION}"} on stdout`,
+    '  --data-dir DIR   accepted, and ignored: the version is the program\'s, not the data directory\'s',
+    '  --as EMAIL       accepted, and ignored',
+    '  -h, --help       show help',
   ].join('\n');
 }
 

@@ -131,7 +131,7 @@ export const remoteCommands: CommandSpec[] = [
     summary: 'Configure the remote Account Lookup API that the remote resolver forwards to',
     details: [
       '--url URL          base URL of the compatible API, e.g. https://api.example.com (https only;',
-      '                   plain http only to 127.0.0.1/localhost)',
+      '                   plain http only to this machine: localhost, 127.x.x.x or [::1])',
       '--timeout-ms N     timeout of one upstream attempt, 100 to 60000 (default 5000)',
       '--clear-url        remove the base URL (remote lookups then answer GE500)',
       '',

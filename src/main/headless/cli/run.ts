@@ -7,7 +7,7 @@ import { VaultLockedError } from '../../core/vault/vault';
 import { parseSynchronous, resolveDataDir } from '../../core/data-dir';
 import { PassphraseEnvironmentError, passphraseFromEnvironment } from '../../core/vault/passphrase-environment';
 import { GLOBAL_OPTIONS, UsageError, commandWords, isValueRefusal, parseCommandLine, stringOption, valueFlagsOf, wantsHelp } from './args';
-import { COMMANDS, commandUsage, findCommand, groupUsage, mainUsage, subcommandsOf, takesAs } from './commands';
+import { COMMANDS, commandUsage, findCommand, groupUsage, mainUsage, subcommandsOf, takesAs, versionUsage } from './commands';
 import { CliError, openSession, type BaseContext, type CommandSpec } from './context';
 import { Output, type OutputStreams } from './output';
 import { TITULAR_VERSION } from '../../../shared/version';
@@ -19,17 +19,27 @@ export const EXIT_USAGE = 2;
 
 const VALUE_FLAGS: ReadonlySet<string> = new Set([valueFlagsOf(GLOBAL_OPTIONS), ...COMMANDS.map((c) => valueFlagsOf(c.options))].flat());
 
-type Resolved = { kind: 'help'; text: string } | { kind: 'command'; spec: CommandSpec };
+type Resolved =
+  | { kind: 'help'; text: string }
+  // argv with the word `version` first, also where the flag spelling (--version, -V) named none.
+  | { kind: 'version'; argv: readonly string[] }
+  | { kind: 'command'; spec: CommandSpec };
 
-/** `titular --version`, `-V` or `titular version`, alone on the command line. */
-const VERSION_WORDS: ReadonlySet<string> = new Set(['--version', '-V', 'version']);
+/** `titular --version` and `-V`: `titular version` as a flag, where no command is named. */
+const VERSION_FLAGS: ReadonlySet<string> = new Set(['--version', '-V']);
+/** The options of `version`: the global ones, and its flag spellings (`titular --version --json`). */
+const VERSION_OPTIONS = { version: { type: 'boolean', short: 'V' } } as const;
 
 /** Which command argv names, or the help text it asks for. Throws UsageError. */
 function resolve(argv: readonly string[]): Resolved {
-  if (argv.length === 1 && VERSION_WORDS.has(argv[0]!)) return { kind: 'help', text: `titular ${TITULAR_VERSION}` };
   const words = commandWords(argv, VALUE_FLAGS, 3);
   const help = wantsHelp(argv);
   const [first, second] = words;
+  // Not a command of the table (it opens no data directory), but it takes the global options as
+  // one does: --json, and --data-dir and --as, which it has no use for.
+  if (first === 'version' || (first === undefined && beforeDashes(argv).some((arg) => VERSION_FLAGS.has(arg)))) {
+    return help ? { kind: 'help', text: versionUsage() } : { kind: 'version', argv: first === 'version' ? argv : ['version', ...argv] };
+  }
   if (first === undefined) {
     if (help || argv.length === 0) return { kind: 'help', text: mainUsage() };
     throw new UsageError('Missing command');
@@ -57,7 +67,7 @@ function helpFor(topic: readonly string[]): string {
   const [first = '', second] = topic;
   // Listed in the main help beside the commands, though not commands of this entry.
   if (first === 'serve') return SERVE_USAGE;
-  if (first === 'version') return 'Usage: titular version (also --version, -V)\n\nPrints the version of Titular.';
+  if (first === 'version') return versionUsage();
   const single = findCommand(first);
   if (single) return commandUsage(single);
   if (subcommandsOf(first).length === 0) throw new UsageError(`No help for unknown command: ${first}`);
@@ -65,6 +75,25 @@ function helpFor(topic: readonly string[]): string {
   const spec = findCommand(`${first} ${second}`);
   if (!spec) throw new UsageError(`No help for unknown command: ${first} ${second}`, first);
   return commandUsage(spec);
+}
+
+/** The arguments before a `--` (after it, none is an option). */
+function beforeDashes(argv: readonly string[]): readonly string[] {
+  const end = argv.indexOf('--');
+  return end === -1 ? argv : argv.slice(0, end);
+}
+
+/**
+ * `titular version` (or --version, -V): "titular 0.1.0", or with --json {"name": "titular",
+ * "version": "0.1.0"}. Its options are parsed as strictly as a command's: an unknown one, or an
+ * argument after it, is exit 2.
+ */
+function printVersion(argv: readonly string[], io: OutputStreams): number {
+  const { values } = parseCommandLine(argv, 'version', VERSION_OPTIONS, 0);
+  const out = new Output(io, { json: values.json === true });
+  if (out.json) out.data({ name: 'titular', version: TITULAR_VERSION });
+  else out.line(`titular ${TITULAR_VERSION}`);
+  return EXIT_OK;
 }
 
 export interface RunOptions extends OutputStreams {
@@ -81,6 +110,10 @@ export async function runCli(argv: readonly string[], io: RunOptions): Promise<n
     if (resolved.kind === 'help') {
       out.line(resolved.text);
       return EXIT_OK;
+    }
+    if (resolved.kind === 'version') {
+      commandName = 'version';
+      return printVersion(resolved.argv, io);
     }
     const { spec } = resolved;
     commandName = spec.name;
