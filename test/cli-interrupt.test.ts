@@ -6,27 +6,19 @@
 // - `history export` used to exit 1; it leaves no file, not even a partial one, at its target.
 // - `remote set-key`'s hidden prompt (raw mode: Ctrl-C is a character there) used to exit 1.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { entryCommand, runCli, type CliRun } from './support/processes';
 import { generateDirectory } from './bulk/bulk-data';
 import { uuidv7 } from '../src/main/core/db/ids';
+import { tempDirsOf } from './support/temp-dirs';
 
 const TIMEOUT_MS = 180_000;
 const STOPPED = /^Stopped before the end: (.+)\.$/m;
 
-const tempDirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'titular-cli-interrupt-'));
-  tempDirs.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirsOf('titular-cli-interrupt-');
 
 async function initialized(): Promise<string> {
   const dataDir = path.join(tempDir(), 'data');

@@ -6,27 +6,19 @@
 //   while the clean stop counted the job and closed the database (synchronous work, up to a second
 //   on a large job) was never handled, and the run ended with the clean stop's 4.
 // - `titular help remote set` names the plain-http hosts the remote URL check accepts.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { version as packageVersion } from '../package.json';
 import { remoteBaseUrlProblem } from '../src/main/core/resolvers/remote-config';
 import { withCheckDigits } from '../src/shared/identifiers';
 import { signalExitCode } from '../src/main/headless/cli/interrupt';
 import { runCli, type CliRun } from './support/processes';
+import { tempDirsOf } from './support/temp-dirs';
 
 const TIMEOUT_MS = 60_000;
 
-const tempDirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'titular-cli-signals-version-'));
-  tempDirs.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirsOf('titular-cli-signals-version-');
 
 async function ok(args: string[]): Promise<string> {
   const run = await runCli(args);

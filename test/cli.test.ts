@@ -1,18 +1,18 @@
 // The CLI driven as a process, the way an admin runs it: exit codes, stdout/stderr, JSON shapes,
 // and what ends up in the data directory.
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { version as packageVersion } from '../package.json';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openTitular } from '../src/main/core/titular';
 import { headlessKeyProvider } from '../src/main/headless/config';
 import { withCheckDigits, withCuitCheckDigit } from '../src/shared/identifiers';
 import { balanceResponseSchema } from '../src/shared/api/balance';
 import { keyedHistoryEntrySchema } from '../src/shared/api/history';
 import { runCli, type CliRun } from './support/processes';
+import { tempDirsOf } from './support/temp-dirs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MIGRATIONS = path.join(ROOT, 'drizzle');
@@ -39,16 +39,7 @@ function withCore<T>(dataDir: string, fn: (t: ReturnType<typeof openTitular>) =>
   }
 }
 
-const tempDirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'titular-cli-'));
-  tempDirs.push(dir);
-  return dir;
-}
-
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirsOf('titular-cli-');
 
 // Accounts for the directory: valid check digits, generated rather than hand-typed.
 const CBU_1 = withCheckDigits('285', '0590', '4009041813520');
