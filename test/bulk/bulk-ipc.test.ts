@@ -68,7 +68,11 @@ describe('bulk channels', () => {
     // The same content again, now that the job completed, is a new job that names the earlier one.
     const again = await value('bulk.create', { name: 'lista pegada', product: 'cbu', content: list.text }, operatorToken);
     expect(again).toMatchObject({ resumed: false, completedBefore: { id } });
-    await value('bulk.cancel', { id: again.job.id }, operatorToken);
+    const cancelled = await value('bulk.cancel', { id: again.job.id }, operatorToken);
+    expect(cancelled.job.status).toBe('cancelled');
+    // Again (a second window, a double click): what was asked is so; a completed job still cannot be.
+    expect(await value('bulk.cancel', { id: again.job.id }, operatorToken)).toEqual(cancelled);
+    expect((await call('bulk.cancel', { id }, operatorToken)).body).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER', message: expect.stringContaining('completed') } });
   });
 
   it('shows each user their own jobs and admins every job; others answer NOT_FOUND', async () => {

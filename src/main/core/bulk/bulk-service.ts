@@ -199,6 +199,8 @@ export class BulkService {
       // Not running here (a paused job, or one left "running" by a process that died).
       // Conditional: a runner elsewhere may have completed the job since it was read.
       if (job.status !== reason) this.store.transition(job.id, reason, RESUMABLE_STATUSES, Date.now());
+    } else if (job.status === reason) {
+      // Cancelled already (another window, a double click): what was asked is so, and nothing is recorded.
     } else {
       throw stateRefusal(`Bulk job ${job.id} is ${job.status}`);
     }
