@@ -193,6 +193,16 @@ test('Ajustes: the admin changes auto-lock and the resolvers, and stores a remot
   await expect(page.getByTestId('settings-remote-no-key')).toHaveCount(0);
   await expect(page.getByTestId('settings-upstream-key')).toHaveValue('');
   await expect(page.getByTestId('settings-upstream-key')).toHaveAttribute('placeholder', 'Pegá otra clave para reemplazarla');
+  // Moved to another API: the key does not follow the URL there (every lookup would send it), and the
+  // screen says to enter the new API's key.
+  await page.getByTestId('settings-remote-url').fill('https://otra-api.titular.example');
+  await page.getByTestId('settings-save').click();
+  await expect(page.getByText('Ajustes guardados. La clave de la API remota se quitó porque cambió la URL: ingresá la clave de la nueva API.')).toBeVisible();
+  await expect(page.getByTestId('settings-upstream-state')).toHaveAttribute('data-has-key', 'false');
+  await expect(page.getByTestId('settings-remote-no-key')).toContainText('todavía no tiene clave');
+  await page.getByTestId('settings-upstream-key').fill('sk_live_RemotaRemotaRemotaRemota0123456');
+  await page.getByTestId('settings-upstream-save').click();
+  await expect(page.getByTestId('settings-upstream-state')).toHaveAttribute('data-has-key', 'true');
 
   // Saved for real: a reload shows the stored values.
   await page.reload();
@@ -236,7 +246,10 @@ test('Ajustes: the admin changes auto-lock and the resolvers, and stores a remot
   // The second save changed one setting: only it is named.
   await expect(rows('settings.updated').first()).toHaveText(/Cambió los ajustesOrigen de Informe crediticio: Directorio importado$/);
   await expect(rows('settings.updated').first()).toContainText('Cambió los ajustes');
-  await expect(rows('remote.upstream_key_set')).toContainText('Guardó la clave de la API remota');
+  await expect(rows('remote.upstream_key_set')).toHaveCount(2);
+  await expect(rows('remote.upstream_key_set').first()).toContainText('Guardó la clave de la API remota');
+  // The key the URL's move removed, said in words.
+  await expect(rows('remote.upstream_key_removed')).toContainText('Quitó la clave de la API remota');
   await expect(rows('data.backup_made')).toContainText(`Hizo una copia de seguridad`);
   await expect(rows('data.backup_made')).toContainText(`Copia en ${backupFolder}`);
   for (const text of await trail.getByTestId('audit-row').allTextContents()) {

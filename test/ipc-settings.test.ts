@@ -133,6 +133,27 @@ describe('settings.setUpstreamKey', () => {
     expect(await dispatch(f.titular, admin(), 'settings.setUpstreamKey', { key: '' })).toMatchObject({ remote: { hasUpstreamKey: false } });
   });
 
+  it('a URL moved to another origin removes the stored key, in the same save, audited; another path on the same API keeps it', async () => {
+    const update = (baseUrl: string | null) => dispatch(f.titular, admin(), 'settings.update', { remote: { baseUrl } });
+    await update('https://api.example.com');
+    await dispatch(f.titular, admin(), 'settings.setUpstreamKey', { key: upstream });
+    expect(await update('https://api.example.com/v2')).toMatchObject({ remote: { baseUrl: 'https://api.example.com/v2', hasUpstreamKey: true } });
+    // Anyone at the desktop could otherwise point the URL at a listener of theirs and receive the key.
+    for (const elsewhere of ['http://127.0.0.1:9999', 'https://api.example.com:8443', 'https://evil.example.com']) {
+      expect(await update(elsewhere)).toMatchObject({ remote: { baseUrl: elsewhere, hasUpstreamKey: false } });
+      const [removed, updated] = f.titular.audit.list(f.orgId, { targetType: 'settings', limit: 2 });
+      expect(removed).toMatchObject({ action: 'remote.upstream_key_removed', details: { reason: 'base_url_origin_changed' } });
+      expect(updated).toMatchObject({ action: 'settings.updated', details: { 'remote.baseUrl': elsewhere } });
+      await dispatch(f.titular, admin(), 'settings.setUpstreamKey', { key: upstream });
+    }
+    // Cleared: a URL set later would get the key, so it goes too.
+    expect(await update(null)).toMatchObject({ remote: { baseUrl: null, hasUpstreamKey: false } });
+    // Stored while no URL is set, it goes with the first one.
+    await dispatch(f.titular, admin(), 'settings.setUpstreamKey', { key: upstream });
+    expect(await update('https://api.example.com')).toMatchObject({ remote: { hasUpstreamKey: true } });
+    await dispatch(f.titular, admin(), 'settings.setUpstreamKey', { key: '' });
+  });
+
   it('needs an unlocked vault to store a key', async () => {
     f.titular.lockVault();
     await fails(dispatch(f.titular, admin(), 'settings.setUpstreamKey', { key: upstream }), 401, 'UNAUTHORIZED');

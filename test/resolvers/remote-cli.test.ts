@@ -183,4 +183,35 @@ describe('titular remote / resolver', { timeout: 90_000 }, () => {
       expect(text).not.toContain(WRONG_KEY);
     }
   });
+
+  it('a URL moved to another origin, or cleared, removes the upstream key, which every lookup would send there', async () => {
+    const origin = new URL(upstream.url).origin;
+    expect((await cli(['remote', 'set', '--url', upstream.url])).code).toBe(0);
+    expect((await cli(['remote', 'set-key', '--key-stdin'], UPSTREAM_KEY)).code).toBe(0);
+    // Another path on the same API keeps it.
+    const samePlace = await cli(['remote', 'set', '--url', `${upstream.url}/v2`, '--json']);
+    expect(json(samePlace)).toMatchObject({ keySet: true, upstreamKeyRemoved: false });
+    // A listener of someone else's on another port: the key does not follow the URL there.
+    const elsewhere = await cli(['remote', 'set', '--url', 'http://127.0.0.1:9']);
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    expect(elsewhere.stdout).toContain(`The upstream key was removed: it was entered for ${origin}, and lookups would send it to the new URL.`);
+    expect(elsewhere.stdout).toContain('Next: store the upstream key with `titular remote set-key`');
+    expect(json(await cli(['remote', 'status', '--json']))).toMatchObject({ baseUrl: 'http://127.0.0.1:9', keySet: false });
+    // Cleared, then set again: the key stored meanwhile goes with the first URL.
+    expect((await cli(['remote', 'set-key', '--key-stdin'], UPSTREAM_KEY)).code).toBe(0);
+    expect(json(await cli(['remote', 'set', '--clear-url', '--json']))).toMatchObject({ baseUrl: null, keySet: false, upstreamKeyRemoved: true });
+    expect((await cli(['remote', 'set-key', '--key-stdin'], UPSTREAM_KEY)).code).toBe(0);
+    expect(json(await cli(['remote', 'set', '--url', upstream.url, '--json']))).toMatchObject({ keySet: true, upstreamKeyRemoved: false });
+
+    const titular = openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, {}) });
+    try {
+      const audit = titular.audit.list(titular.users.requireOrganization().id, { targetType: 'settings', limit: 8 });
+      expect(audit.filter((e) => e.action === 'remote.upstream_key_removed').slice(0, 2).map((e) => e.details)).toEqual([
+        { reason: 'base_url_origin_changed' },
+        { reason: 'base_url_origin_changed' },
+      ]);
+    } finally {
+      titular.close();
+    }
+  });
 });

@@ -5,7 +5,7 @@ import type { Titular } from '../titular';
 import type { User } from '../users/users';
 import { invalidParameter } from '../errors';
 import { vaultProviderKind } from '../vault/vault';
-import { deleteUpstreamKey, normalizeBaseUrl, remoteBaseUrlProblem, setUpstreamKey as storeUpstreamKey } from '../resolvers/remote-config';
+import { deleteUpstreamKey, dropKeyLeftBehind, normalizeBaseUrl, remoteBaseUrlProblem, setUpstreamKey as storeUpstreamKey } from '../resolvers/remote-config';
 import type { AppSettings, ChannelInput } from '../../../shared/ipc/contract';
 
 export interface SettingsHost {
@@ -77,6 +77,9 @@ export function updateSettings(titular: Titular, user: User, input: ChannelInput
     titular.db.transaction(() => {
       for (const write of writes) write();
       titular.audit.record({ orgId: user.orgId, actorUserId: user.id, action: 'settings.updated', targetType: 'settings', details: { ...changed, previous } });
+      if ('remote.baseUrl' in changed) {
+        dropKeyLeftBehind(titular, { orgId: user.orgId, actorUserId: user.id }, previous['remote.baseUrl'] as string | null, changed['remote.baseUrl'] as string | null);
+      }
     });
   }
   return readSettings(titular, host);

@@ -14,6 +14,8 @@ export interface RemoteConfigDeps {
   settings: Pick<Settings, 'get' | 'set'>;
   secrets: Pick<VaultSecrets, 'set' | 'has' | 'delete'>;
   audit: Pick<AuditLog, 'record'>;
+  /** The URL and the removal of the key it no longer goes with are written together. */
+  db: { transaction<T>(write: () => T): T };
 }
 
 export interface Actor {
@@ -102,15 +104,35 @@ export function configureRemote(deps: RemoteConfigDeps, actor: Actor, change: { 
   if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 60_000) {
     throw invalidParameter('the timeout must be a whole number of milliseconds between 100 and 60000');
   }
-  deps.settings.set('remote.baseUrl', baseUrl);
-  deps.settings.set('remote.timeoutMs', timeoutMs);
-  deps.audit.record({
-    ...actor,
-    action: 'settings.updated',
-    targetType: 'settings',
-    details: { 'remote.baseUrl': baseUrl, 'remote.timeoutMs': timeoutMs, previous: { 'remote.baseUrl': before.baseUrl, 'remote.timeoutMs': before.timeoutMs } },
+  deps.db.transaction(() => {
+    deps.settings.set('remote.baseUrl', baseUrl);
+    deps.settings.set('remote.timeoutMs', timeoutMs);
+    deps.audit.record({
+      ...actor,
+      action: 'settings.updated',
+      targetType: 'settings',
+      details: { 'remote.baseUrl': baseUrl, 'remote.timeoutMs': timeoutMs, previous: { 'remote.baseUrl': before.baseUrl, 'remote.timeoutMs': before.timeoutMs } },
+    });
+    dropKeyLeftBehind(deps, actor, before.baseUrl, baseUrl);
   });
   return remoteSettings(deps);
+}
+
+/**
+ * The upstream key belongs to the API it was entered for. Every lookup sends it to the base URL in an
+ * `Authorization` header, so a URL moved to another origin (scheme, host or port) — or removed, which
+ * a later URL would follow — would carry it to whoever answers there: anyone at the desktop, or a
+ * script with an admin's CLI, could point the URL at a listener of theirs and read the key that
+ * Titular never shows. So the key is removed with the change, in its transaction, audited, and an
+ * admin enters it again for the new API. A key stored while no URL was set goes with the first one.
+ * Returns whether a key was removed.
+ */
+export function dropKeyLeftBehind(deps: Pick<RemoteConfigDeps, 'secrets' | 'audit'>, actor: Actor, before: string | null, after: string | null): boolean {
+  if (before === null || (after !== null && new URL(before).origin === new URL(after).origin)) return false;
+  if (!deps.secrets.has('remote.upstreamKey')) return false;
+  deps.secrets.delete('remote.upstreamKey');
+  deps.audit.record({ ...actor, action: 'remote.upstream_key_removed', targetType: 'settings', details: { reason: 'base_url_origin_changed' } });
+  return true;
 }
 
 /** Stores the upstream key sealed in the vault (needs it unlocked). The audit says only that it changed. */

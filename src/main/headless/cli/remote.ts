@@ -135,7 +135,9 @@ export const remoteCommands: CommandSpec[] = [
       '--timeout-ms N     timeout of one upstream attempt, 100 to 60000 (default 5000)',
       '--clear-url        remove the base URL (remote lookups then answer GE500)',
       '',
-      'Changes apply to the next lookup, also in a running server.',
+      'Changes apply to the next lookup, also in a running server. A URL moved to another origin',
+      '(scheme, host or port), or cleared, removes the stored upstream key: every lookup sends the key',
+      'to the URL, so it stays with the API it was entered for. Store the new API\'s key with set-key.',
     ],
     options: { url: { type: 'string' }, 'timeout-ms': { type: 'string' }, 'clear-url': { type: 'boolean' } },
     access: 'admin',
@@ -156,13 +158,16 @@ export const remoteCommands: CommandSpec[] = [
         if (timeoutMs < 100 || timeoutMs > 60_000) throw new UsageError('--timeout-ms must be between 100 and 60000', ctx.command);
       }
       // --clear-url alone with no URL set: already as asked (exit 0, as for remove-key), nothing recorded.
-      const unchanged = clear && timeoutMs === undefined && remoteSettings(ctx.titular).baseUrl === null;
-      const view = unchanged ? remoteSettings(ctx.titular) : configureRemote(ctx.titular, actorOf(ctx), { baseUrl: clear ? null : url, timeoutMs });
+      const before = remoteSettings(ctx.titular);
+      const unchanged = clear && timeoutMs === undefined && before.baseUrl === null;
+      const view = unchanged ? before : configureRemote(ctx.titular, actorOf(ctx), { baseUrl: clear ? null : url, timeoutMs });
+      const keyRemoved = before.keySet && !view.keySet;
       if (unchanged && !ctx.out.json) ctx.out.line('No remote base URL was set; nothing changed.');
       if (ctx.out.json) {
-        ctx.out.data(view);
+        ctx.out.data({ ...view, upstreamKeyRemoved: keyRemoved });
         return;
       }
+      if (keyRemoved) ctx.out.line(`The upstream key was removed: it was entered for ${new URL(before.baseUrl!).origin}, and lookups would send it to the new URL.`);
       printSettings(ctx.out, view);
       if (!view.keySet) ctx.out.line('Next: store the upstream key with `titular remote set-key` (reads it from stdin).');
       warnIncomplete(ctx.out, view);

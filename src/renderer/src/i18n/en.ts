@@ -587,6 +587,7 @@ export const en: Messages = {
     save: 'Save changes',
     saving: 'Saving…',
     saved: 'Settings saved.',
+    savedKeyRemoved: 'Settings saved. The remote API key was removed because the URL changed: enter the new API\'s key.',
     invalidPort: 'Enter a port between 1024 and 65535.',
     invalidMinutes: 'Enter {min} to {max} minutes.',
     invalidTimeout: 'Enter {min} to {max} ms.',

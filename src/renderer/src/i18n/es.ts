@@ -599,6 +599,7 @@ export const es = {
     save: 'Guardar cambios',
     saving: 'Guardando…',
     saved: 'Ajustes guardados.',
+    savedKeyRemoved: 'Ajustes guardados. La clave de la API remota se quitó porque cambió la URL: ingresá la clave de la nueva API.',
     invalidPort: 'Ingresá un puerto entre 1024 y 65535.',
     // {min} and {max} are formatted as the screen writes numbers (60.000).
     invalidMinutes: 'Ingresá de {min} a {max} minutos.',

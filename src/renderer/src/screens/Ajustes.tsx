@@ -113,7 +113,14 @@ function SettingsForm({ current }: { current: AppSettings }) {
         resolvers: draft.resolvers,
         remote: { baseUrl: draft.baseUrl.trim() || null, timeoutMs: Number(draft.timeoutMs) },
       },
-      { onSuccess: () => toast((t) => t.m.settings.saved) },
+      {
+        // A URL moved to another API takes the stored key away with it (the core would otherwise send
+        // the key there): say so, since the admin has to enter the new API's key.
+        onSuccess: (saved) =>
+          current.remote.hasUpstreamKey && !saved.remote.hasUpstreamKey
+            ? toast((t) => t.m.settings.savedKeyRemoved, 'info')
+            : toast((t) => t.m.settings.saved),
+      },
     );
   };
 
