@@ -3,7 +3,7 @@
 // where the keychain is only `basic_text`; the OS keychain opens it at once), starts the localhost
 // API, answers the IPC contract, and shows one locked-down window. Everything it composes is tested
 // headless (src/main/headless, test/ and e2e/).
-import { app, BrowserWindow, dialog, session, shell, systemPreferences } from 'electron';
+import { app, BrowserWindow, dialog, session, systemPreferences } from 'electron';
 import path from 'node:path';
 import type { Titular } from './core/titular';
 import { buildHttpApi, closeHttpApi } from './core/http/server';
@@ -240,13 +240,12 @@ function createWindow(): void {
     dialog.showErrorBox('Titular', `La ventana de Titular se cerró varias veces seguidas (${details.reason}). Titular se va a cerrar; tus datos están guardados.`);
     app.quit();
   });
-  // No navigation away from the app and no new windows; https links open in the system browser.
+  // No navigation away from the app, no webviews and no new windows. Nor a link handed to the system
+  // browser: the screens have none, and a renderer made to open one (a crafted name or alias that got
+  // past React and the CSP) would have a way to send what it read out of the app.
   window.webContents.on('will-navigate', (event) => event.preventDefault());
   window.webContents.on('will-attach-webview', (event) => event.preventDefault());
-  window.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
+  window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
   // The renderer comes from the app's own files, never a remote URL (the dev server only in development).
   if (isDev && devServer) void window.loadURL(devServer);
   else void window.loadURL(`${APP_ORIGIN}/index.html`);
