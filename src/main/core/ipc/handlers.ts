@@ -131,8 +131,9 @@ const handlers: { [C in Channel]: Handler<C> } = {
       if (!input.passphrase) throw new TitularError(401, 'UNAUTHORIZED', 'Enter the vault passphrase to reveal a key');
       await passphraseAttempts(titular).verify(titular.db, input.passphrase, (provider) => vaultSecretMatches(titular.db, provider));
     } else if (session.confirmReveal) {
-      const key = titular.keys.list(user.orgId).find((k) => k.id === input.id);
-      if (key && !(await session.confirmReveal(key.prefix))) throw new TitularError(403, 'FORBIDDEN', 'Reveal cancelled at the confirmation prompt');
+      // `get` answers 404 for a key it cannot find: the prompt is never skipped (a check that fails open).
+      const key = titular.keys.get(user.orgId, input.id);
+      if (!(await session.confirmReveal(key.prefix))) throw new TitularError(403, 'FORBIDDEN', 'Reveal cancelled at the confirmation prompt');
     }
     return { secret: titular.keys.reveal(user.orgId, input.id, user.id) };
   },
