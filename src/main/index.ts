@@ -18,6 +18,7 @@ import { StartupGate } from './core/startup/startup-gate';
 import type { IpcSession } from './core/ipc/handlers';
 import { registerIpc } from './electron/ipc';
 import { trustedSender } from './electron/trusted-sender';
+import { exportsOnly } from './electron/download-policy';
 import { registerAppScheme, serveRenderer } from './electron/app-protocol';
 import { APP_ORIGIN } from './electron/renderer-file';
 import { keyFileOf, parseSynchronous, resolveDataDir } from './core/data-dir';
@@ -95,6 +96,8 @@ async function start(): Promise<void> {
   session.defaultSession.setPermissionCheckHandler((_wc, permission, _origin, details) =>
     allowed(permission, details.requestingUrl, details.isMainFrame),
   );
+  // Only the exports the core names may be saved, and as CSV (electron/download-policy.ts).
+  session.defaultSession.on('will-download', exportsOnly);
   // The same CSP as the headless server's browser mode, on the app's own files and (in development)
   // on every response the dev server sends.
   serveRenderer(rendererDir, UI_CSP);

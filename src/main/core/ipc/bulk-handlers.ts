@@ -42,7 +42,9 @@ export const bulkHandlers: { [C in BulkChannel]: BulkHandler<C> } = {
     const csv = [...titular.bulk.exportCsv(user.orgId, job.id, dialect)].join('');
     // As history.exportCsv: no outcome in the file that is not on disk yet (synchronous=FULL).
     await titular.commits.settled();
-    const base = job.name.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'lote';
+    // Letters, digits, `_`, `-` and single dots only (no "..", no leading dot): the desktop saves only
+    // names of that shape (electron/download-policy.ts).
+    const base = job.name.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '-').replace(/\.{2,}/g, '-').slice(0, 60).replace(/^[-.]+|[-.]+$/g, '') || 'lote';
     const day = dialect.day(Date.parse(job.createdAt));
     return { fileName: `titular-${dialect.form === 'en' ? 'batch' : 'lote'}-${withIsoDay(base, day)}.csv`, csv, rows: job.totalRows };
   },
