@@ -27,15 +27,13 @@ function decide(fileName: string): { cancelled: boolean; filters?: unknown } {
 describe('download policy', () => {
   it('lets through every export the core names, in both languages and with any batch name', async () => {
     const session = { userId: f.adminId };
-    const names = [
-      (await dispatch(f.titular, session, 'history.exportCsv', {})).fileName,
-      (await dispatch(f.titular, session, 'history.exportCsv', { language: 'en' })).fileName,
-    ];
+    const call = async <T>(channel: string, input: unknown) => (await dispatch(f.titular, session, channel, input)) as T;
+    const fileName = async (channel: string, input: unknown) => (await call<{ fileName: string }>(channel, input)).fileName;
+    const names = [await fileName('history.exportCsv', {}), await fileName('history.exportCsv', { language: 'en' })];
     for (const name of ['Lista pegada 23/11/2026, 14:05:37', 'Cobranzas Ñandú (marzo).csv', '../../../.bashrc', 'sk_live_ABCDEFGHIJKLMNOPQRSTUVWXYZ012345', `${'a'.repeat(59)}.b 2026-11-23`, '']) {
-      const { job } = await dispatch(f.titular, session, 'bulk.create', { name, product: 'cbu', content: DIR.company.cbu });
-      names.push((await dispatch(f.titular, session, 'bulk.exportCsv', { id: job.id })).fileName);
-      names.push((await dispatch(f.titular, session, 'bulk.exportCsv', { id: job.id, language: 'en' })).fileName);
-      await dispatch(f.titular, session, 'bulk.cancel', { id: job.id });
+      const { job } = await call<{ job: { id: string } }>('bulk.create', { name, product: 'cbu', content: DIR.company.cbu });
+      names.push(await fileName('bulk.exportCsv', { id: job.id }), await fileName('bulk.exportCsv', { id: job.id, language: 'en' }));
+      await call('bulk.cancel', { id: job.id });
     }
     for (const name of names) {
       expect(isExportFileName(name), name).toBe(true);
