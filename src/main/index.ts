@@ -3,7 +3,7 @@
 // where the keychain is only `basic_text`; the OS keychain opens it at once), starts the localhost
 // API, answers the IPC contract, and shows one locked-down window. Everything it composes is tested
 // headless (src/main/headless, test/ and e2e/).
-import { app, BrowserWindow, dialog, session, systemPreferences } from 'electron';
+import { app, BrowserWindow, dialog, powerMonitor, session, systemPreferences } from 'electron';
 import path from 'node:path';
 import type { Titular } from './core/titular';
 import { buildHttpApi, closeHttpApi } from './core/http/server';
@@ -157,6 +157,14 @@ async function start(): Promise<void> {
         dialog.showErrorBox('Titular', `La API local no pudo escuchar en el puerto ${port}: ${error instanceof Error ? error.message : String(error)}`);
       });
   });
+  // The computer locked or put to sleep: the vault locks too (unless the admin turned auto-lock off),
+  // as after the idle time. Whoever finds the machine awake again, or reads its memory while it
+  // sleeps, finds no data key.
+  const lockWithTheComputer = () => {
+    if (titular && titular.settings.get('vault.autoLockMinutes') !== 0) titular.lockVault();
+  };
+  powerMonitor.on('lock-screen', lockWithTheComputer);
+  powerMonitor.on('suspend', lockWithTheComputer);
   gate.tryAutomatic();
   // Tried once; the gate has let go of it too, so the process keeps no copy a lock could not drop.
   delete process.env.TITULAR_PASSPHRASE;
