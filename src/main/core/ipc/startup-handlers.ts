@@ -20,18 +20,20 @@ export function dispatchStartup(gate: StartupGate, channel: StartupChannel, rawI
   }
   switch (channel) {
     case 'startup.status':
-      return gate.status();
+      break;
     case 'startup.unlock': {
       const input = parsed.data as { passphrase: string };
       gate.unlock(input.passphrase);
-      return gate.status();
+      break;
     }
     case 'startup.setup': {
       const input = parsed.data as { organization: string; adminName: string; adminEmail: string; passphrase?: string };
       gate.setup(input);
-      return gate.status();
+      break;
     }
     default:
       throw new TitularError(404, 'NOT_FOUND', `Unknown channel ${String(channel)}`);
   }
+  // Checked against the contract on the way out too, as every other channel's answer is (dispatch).
+  return ipcContract[channel].output.parse(gate.status()) as StartupStatusDto;
 }
