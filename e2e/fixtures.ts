@@ -51,6 +51,13 @@ export async function lookup(page: Page, identifier: string): Promise<'result' |
 }
 
 /** The available balance shown on Saldo's card for a product (from its data-balance attribute). */
+/** Tables that need a sideways scrollbar at this size ("history-table: 908 px in 890"): none may. */
+export async function overflowingTables(page: Page): Promise<string[]> {
+  return page.$$eval('.table-wrap', (wraps) =>
+    wraps.filter((w) => w.scrollWidth > w.clientWidth + 1).map((w) => `${w.querySelector('table')?.dataset.testid ?? 'table'}: ${w.scrollWidth} px in ${w.clientWidth}`),
+  );
+}
+
 /**
  * The screens see the real balances with one product's set to `balance`: a state (no credits, one
  * credit) the shared seed does not have, without spending or buying for it.

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { ACCOUNTS, ADMIN, NOT_FOUND_CBU } from './data';
-import { apiGet, expect, lookup, openApp, test } from './fixtures';
+import { apiGet, expect, lookup, openApp, overflowingTables, test } from './fixtures';
 import { readState } from './state';
 
 const rows = (page: Page) => page.getByTestId('history-row');
@@ -284,7 +284,7 @@ test('an error\'s meaning in the Resultado column is read whole at 1280 and 1024
     await page.setViewportSize({ width, height: 800 });
     const clipped = await result.locator('.clamp-2').evaluate((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
     expect(clipped, `${width} px`).toBe(false);
-    expect(await page.$$eval('.table-wrap', (wraps) => wraps.filter((w) => w.scrollWidth > w.clientWidth + 1).length), `${width} px`).toBe(0);
+    expect(await overflowingTables(page), `${width} px`).toEqual([]);
   }
 });
 
@@ -307,7 +307,7 @@ test('a long user name takes two lines, then an ellipsis with the whole name in 
   const cut = (el: Element) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
   for (const width of [1024, 1280, 1920]) {
     await page.setViewportSize({ width, height: 800 });
-    expect(await page.$$eval('.table-wrap', (wraps) => wraps.filter((w) => w.scrollWidth > w.clientWidth + 1).length), `${width} px`).toBe(0);
+    expect(await overflowingTables(page), `${width} px`).toEqual([]);
     expect(await long.evaluate(lines), `${width} px`).toBeLessThanOrEqual(2);
     // A name as long as real ones are reads whole where the table has room (at 1024 px it gives way to Resultado).
     if (width > 1024) expect(await admin.evaluate(cut), `${width} px`).toBe(false);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { ACCOUNTS, BAD_CHECK_DIGIT_CBU, NOT_FOUND_CBU } from './data';
-import { expect, goTo, openApp, readBalance, test, showBalance } from './fixtures';
+import { expect, goTo, openApp, overflowingTables, readBalance, test, showBalance } from './fixtures';
 
 const SCREENSHOT = path.join(__dirname, 'screenshots', 'lotes.png');
 
@@ -198,10 +198,7 @@ test('the batch\'s name and an invalid CBU are whole at 1024, 1280 and 1920 px, 
     // The 22 digits of a CBU, and the 23 typed by mistake, never cut.
     expect(await cut(table.locator('td')), `${width} px`).toEqual([]);
     // No table of the screen (the batches, the invalid rows) needs a sideways scrollbar.
-    const scrolling = await page.locator('.table-wrap').evaluateAll((wraps) =>
-      wraps.filter((w) => w.scrollWidth > w.clientWidth + 1).map((w) => `${w.querySelector('table')?.dataset.testid ?? 'table'}: ${w.scrollWidth} px in ${w.clientWidth}`),
-    );
-    expect(scrolling, `${width} px`).toEqual([]);
+    expect(await overflowingTables(page), `${width} px`).toEqual([]);
   }
   await panel.getByTestId('bulk-cancel').click();
   await page.getByRole('dialog').getByTestId('confirm-ok').click();

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { ACCOUNTS, NOT_FOUND_CBU } from './data';
-import { expect, goTo, lookup, openApp, test, type Route } from './fixtures';
+import { expect, goTo, lookup, openApp, overflowingTables, test, type Route } from './fixtures';
 import { readState } from './state';
 
 const DIR = path.join(__dirname, 'screenshots');
@@ -39,13 +39,6 @@ test.beforeAll(async ({ browser }) => {
 
 async function noSkeletons(page: Page): Promise<void> {
   await expect(page.locator('.skeleton')).toHaveCount(0);
-}
-
-/** Tables that need a sideways scrollbar at this size: none may, at the window size people use. */
-async function overflowingTables(page: Page): Promise<string[]> {
-  return page.$$eval('.table-wrap', (wraps) =>
-    wraps.filter((w) => w.scrollWidth > w.clientWidth + 1).map((w) => `${w.querySelector('table')?.dataset.testid ?? 'table'}: ${w.scrollWidth} px in ${w.clientWidth}`),
-  );
 }
 
 async function shoot(page: Page, route: Route): Promise<void> {

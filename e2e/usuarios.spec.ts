@@ -1,7 +1,7 @@
 // Usuarios: add a member, validation, role changes (confirmed first), the last admin cannot be demoted, audit trail.
 import type { Page } from '@playwright/test';
 import { ADMIN } from './data';
-import { expect, openApp, test } from './fixtures';
+import { expect, openApp, overflowingTables, test } from './fixtures';
 
 const stamp = Date.now().toString(36);
 const NEW_USER = { name: 'Lucía Legales', email: `lucia.${stamp}@acme.test` };
@@ -127,6 +127,6 @@ test('long names and emails are whole in the members\' table and the audit trail
       cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent),
     );
     expect(cut, `${width} px`).toEqual([]);
-    expect(await page.$$eval('.table-wrap', (wraps) => wraps.filter((w) => w.scrollWidth > w.clientWidth + 1).length), `${width} px`).toBe(0);
+    expect(await overflowingTables(page), `${width} px`).toEqual([]);
   }
 });
