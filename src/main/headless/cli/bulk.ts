@@ -198,11 +198,11 @@ async function cancelJob(ctx: SessionContext, job: BulkJobView): Promise<number>
   if (job.status === 'completed') throw completed(job);
   let after: BulkJobView;
   try {
+    // A job another process cancelled since it was read is answered as it is (the core's rule).
     after = await ctx.titular.bulk.cancel(ctx.org.id, job.id);
   } catch (error) {
-    // Another process cancelled or finished it since it was read.
+    // Another process finished it since it was read.
     const current = ctx.titular.bulk.get(ctx.org.id, job.id);
-    if (current.status === 'cancelled') return already(current);
     if (current.status === 'completed') throw completed(current);
     throw error;
   }
