@@ -1,5 +1,6 @@
-// Consulta: a lookup that resolves, a CBU with a bad check digit or a stray letter, and a valid CBU that is not found.
+// Consulta: a lookup that resolves, a CBU with a bad check digit or a stray letter, a valid CBU that is not found, and a full disk.
 import { ACCOUNTS, BAD_CHECK_DIGIT_CBU, NOT_FOUND_CBU } from './data';
+import { DISK_FULL_MESSAGE } from '../src/main/core/db/disk-full';
 import { expect, goTo, lookup, openApp, readBalance, test } from './fixtures';
 
 test('a CBU in the directory shows holder, CUIL, bank and account type, and uses one credit', async ({ page, state }) => {
@@ -268,4 +269,19 @@ test('"Tipo de identificador" sits above its buttons in both languages, from 102
       expect(Math.abs(l.x - b.x), `${lang} ${width} px`).toBeLessThan(1);
     }
   }
+});
+
+test('a full disk is said in Spanish, as the one fault the user can fix, and the button does not say it cost a credit', async ({ page, state }) => {
+  // The channel's answer when the data's disk is full (test/reliability/disk-full.test.ts gets it from the core).
+  await page.route('**/bridge/lookup.account', (route) => route.fulfill({ json: { ok: false, error: { code: 'GE500', message: DISK_FULL_MESSAGE, status: 500 } } }));
+  await openApp(page, state);
+  expect(await lookup(page, ACCOUNTS.nacion.cbu)).toBe('error');
+  const error = page.getByTestId('lookup-error');
+  await expect(error).toHaveAttribute('data-error-code', 'GE500');
+  await expect(error).toContainText('El disco donde Titular guarda sus datos está lleno. Lo que falló no se registró ni se cobró: liberá espacio y volvé a intentar.');
+  await expect(error).not.toContainText('The disk holding');
+  await expect(error.getByTestId('credits-left')).toHaveCount(0);
+  await expect(page.getByTestId('lookup-submit')).toHaveText('Consultar');
+  await page.getByTestId('lang-switch').click();
+  await expect(error).toContainText("The disk holding Titular's data is full. What failed was not recorded or charged: free some space and try again.");
 });

@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serverMessageInSpanish } from '../src/shared/messages-es';
 import { TitularError } from '../src/main/core/errors';
+import { diskFullError } from '../src/main/core/db/disk-full';
 import { parseBulkInput } from '../src/main/core/bulk/bulk-input';
 import { failed, found } from '../src/main/core/lookup/lookup-record';
 import { UpstreamError } from '../src/main/core/resolvers/resolver';
@@ -112,6 +113,10 @@ describe('the core\'s messages, in Spanish', () => {
       'El servicio de datos no está disponible; probá de nuevo en unos minutos.',
       'Error interno.',
     ]);
+  });
+
+  it('a full disk, as a bulk job\'s last error says it', () => {
+    expect(serverMessageInSpanish(diskFullError().message)).toBe('El disco donde Titular guarda sus datos está lleno. Lo que falló no se registró ni se cobró: liberá espacio y volvé a intentar.');
   });
 
   it('each refusal of the remote API\'s base URL, as the settings screen meets it, says what is allowed', () => {

@@ -145,7 +145,8 @@ async function start(): Promise<void> {
   gate.onReady((opened) => {
     titular = opened;
     resetIdleTimer(opened);
-    const api = buildHttpApi(opened, { corsOrigins });
+    // The reason behind each GE500 of Titular's own goes to the main process's log, as the IPC's do.
+    const api = buildHttpApi(opened, { corsOrigins, fault: (line) => console.error(`Titular API ${line}`) });
     const port = envPort ?? Number(opened.settings.get('api.port'));
     api
       .listen({ host: '127.0.0.1', port })

@@ -35,7 +35,7 @@ export interface FixtureOptions extends HttpApiOptions {
   remote?: RemoteResolverOptions;
   /** Defaults of createKey over the fixture's own (a cbu live key for lookup, balance and history). */
   keyDefaults?: Partial<Omit<CreateKeyInput, 'orgId'>>;
-  /** Prefix of the temporary data directory's name. */
+  /** Prefix of the temporary data directory's name; an absolute one also chooses its disk (a small one). */
   tmpPrefix?: string;
   /** Durable mode, with the WAL flush under the test's control when `syncWal` is given. */
   synchronous?: 'NORMAL' | 'FULL';
@@ -44,7 +44,7 @@ export interface FixtureOptions extends HttpApiOptions {
 
 export async function createFixture(options: FixtureOptions = {}): Promise<Fixture> {
   const { credits, remote, keyDefaults, tmpPrefix = 'titular-test-', synchronous, syncWal, ...httpOptions } = options;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), tmpPrefix));
+  const dataDir = mkdtempSync(path.isAbsolute(tmpPrefix) ? tmpPrefix : path.join(os.tmpdir(), tmpPrefix));
   const titular = openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, {}), ...(remote ? { remote } : {}), synchronous, syncWal });
   const { org, admin } = titular.users.initialize({ orgName: 'Acme Cobranzas', adminName: 'Ada Admin', adminEmail: 'ada@acme.test' });
   const operator = titular.users.add(org.id, { name: 'Oscar Operador', email: 'oscar@acme.test', role: 'operator' }, admin.id);

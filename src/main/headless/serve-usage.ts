@@ -15,7 +15,8 @@ export const SERVE_USAGE = `Usage: titular serve [--port N] [--allow-origin ORIG
                            repeatable (or TITULAR_ALLOW_ORIGINS, comma-separated); none by default
   --data-dir DIR           the data directory (default: TITULAR_DATA_DIR, else the platform's)
   --synchronous NORMAL|FULL  FULL answers only once the writes are on disk (or TITULAR_SYNCHRONOUS)
-  --log                    one line per request on stdout (never keys or bodies)
+  --log                    one line per request on stdout (never keys or bodies); internal faults
+                           (a full disk, once a minute) go to stderr with or without it
   --ui                     also serve the desktop UI to a browser (prints its session link)
   --user EMAIL             with --ui: the session's user (default: the desktop's, the first admin unless chosen)
   -V, --version            print the version

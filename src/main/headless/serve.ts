@@ -128,6 +128,8 @@ async function main(): Promise<void> {
     if (values.user.trim() === '') throw new ServeUsageError('--user needs an email');
   }
   const log = values.log ? (line: string) => process.stdout.write(`${line}\n`) : undefined;
+  // The reason behind each GE500 of Titular's own (a full disk in words), with or without --log.
+  const fault = (line: string) => process.stderr.write(`${line}\n`);
   const rendererDir = values.ui ? rendererDirOrThrow() : null;
 
   let titular: Titular | null = null;
@@ -137,7 +139,7 @@ async function main(): Promise<void> {
   let gateApp: FastifyInstance | null = null;
   const serveCore = (core: Titular) => {
     titular = core;
-    return buildHttpApi(core, { log, corsOrigins, ui: rendererDir && sessions ? { rendererDir, sessions } : undefined });
+    return buildHttpApi(core, { log, fault, corsOrigins, ui: rendererDir && sessions ? { rendererDir, sessions } : undefined });
   };
 
   if (!rendererDir) {

@@ -11,6 +11,7 @@
 //   out_of_credits  a lookup answered 402: nothing more is dispatched, the rest stays pending
 //   paused          stopped by the caller (pause, Ctrl-C, shutdown), or items answered GE500 remain
 //   cancelled       stopped by the caller for good
+import { saidPlainly } from '../db/disk-full';
 import type { CommittedOutcome, LookupAnswer, LookupContext, LookupService } from '../lookup/lookup-service';
 import { RESUMABLE_STATUSES, type BulkJobStatus, type BulkProgress } from '../../../shared/api/bulk';
 import { BulkItemAlreadyDone, BulkJobStopped, type BulkCounts, type BulkJobRow, type BulkJobStore, type PendingItem } from './bulk-jobs';
@@ -109,7 +110,7 @@ export class BulkRunner {
     try {
       await Promise.all(Array.from({ length: concurrency }, worker));
     } catch (error) {
-      this.#error ??= error instanceof Error ? error : new Error(String(error));
+      this.#error ??= failure(error);
     }
 
     let end: BulkRunEnd = 'paused';
@@ -122,7 +123,7 @@ export class BulkRunner {
       if (!store.transition(jobId, end, end === 'completed' ? UNFINISHED : ['running'], Date.now())) end = endOf(store.status(jobId));
     } catch (error) {
       // The database went away (shutdown): the job keeps the status written by whoever closed it.
-      this.#error ??= error instanceof Error ? error : new Error(String(error));
+      this.#error ??= failure(error);
     }
     emit(true);
     return { jobId, end, progress: this.progress(), lookedUp: this.#lookedUp, error: this.#error, durationMs: Math.round(performance.now() - started) };
@@ -169,7 +170,7 @@ export class BulkRunner {
         this.#counts = store.counts(this.job.id);
         return;
       }
-      this.#error ??= error instanceof Error ? error : new Error(String(error));
+      this.#error ??= failure(error);
       return;
     }
     if (answer.status === 402) {
@@ -212,4 +213,10 @@ const UNFINISHED: readonly BulkJobStatus[] = ['pending', 'running', 'paused', 'o
 /** How a run reports a job whose status another process set. */
 function endOf(status: BulkJobStatus | null): BulkRunEnd {
   return status === 'completed' || status === 'cancelled' || status === 'out_of_credits' ? status : 'paused';
+}
+
+/** What stopped a run, as its job's last error says it (a full disk in words, not SQLite's). */
+function failure(error: unknown): Error {
+  const said = saidPlainly(error);
+  return said instanceof Error ? said : new Error(String(said));
 }

@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import type { LookupService } from '../lookup/lookup-service';
 import { invalidParameter, notFound, stateRefusal } from '../errors';
+import { saidPlainly } from '../db/disk-full';
 import { maskKeys } from '../keys/secrets';
 import { analyzeTaxId } from '../../../shared/identifiers/cuit';
 import type { ProductSlug } from '../../../shared/api/common';
@@ -162,12 +163,18 @@ export class BulkService {
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) runner.stop('paused');
     this.#lastError.delete(job.id);
-    const done = runner.run().then((result) => {
-      this.#active.delete(job.id);
-      options.signal?.removeEventListener('abort', onAbort);
-      if (result.error) this.#lastError.set(job.id, result.error.message);
-      return result;
-    });
+    // Whatever the end, even a failure before the first item (its "running" could not be written on a
+    // full disk), the job is no longer this process's: left active, it could never be resumed here.
+    const done = runner
+      .run()
+      .finally(() => {
+        this.#active.delete(job.id);
+        options.signal?.removeEventListener('abort', onAbort);
+      })
+      .then((result) => {
+        if (result.error) this.#lastError.set(job.id, result.error.message);
+        return result;
+      });
     this.#active.set(job.id, { runner, done });
     return done;
   }
@@ -175,7 +182,10 @@ export class BulkService {
   /** Starts the job in the background (the desktop polls its progress); returns its view. */
   start(orgId: string, id: string, options: BulkRunOptions = {}): BulkJobView {
     // Failures are kept as the job's lastError; the promise itself is not awaited by anyone.
-    this.run(orgId, id, options).catch((error: unknown) => this.#lastError.set(id, error instanceof Error ? error.message : String(error)));
+    this.run(orgId, id, options).catch((caught: unknown) => {
+      const error = saidPlainly(caught);
+      this.#lastError.set(id, error instanceof Error ? error.message : String(error));
+    });
     return this.get(orgId, id);
   }
 

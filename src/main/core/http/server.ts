@@ -1,11 +1,13 @@
 // The HTTP API of the contract, as a Fastify instance over a composed core. The headless server
 // and the Electron main process both listen with it on 127.0.0.1.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { DISK_FULL_MESSAGE, isDiskFull } from '../db/disk-full';
 import { TitularError } from '../errors';
 import { maskKeys } from '../keys/secrets';
 import type { Titular } from '../titular';
 import { authorizer, refusedOnConfirm } from './authorize';
 import { sendError } from './error-reply';
+import { faultReporter } from './fault-report';
 import { requestHostAllowed } from './host-guard';
 import { localFastify } from './local-fastify';
 import { RateLimiter } from './rate-limiter';
@@ -24,6 +26,11 @@ export interface HttpApiOptions {
   ui?: { rendererDir: string; sessions: BridgeSessions };
   /** One line per request: method, path, status, duration. Never headers, keys or bodies. */
   log?: (line: string) => void;
+  /**
+   * Internal faults (fault-report.ts), also when requests are not logged: the reason behind each
+   * GE500 of Titular's own, which the client only sees as a request id. Default: `log`.
+   */
+  fault?: (line: string) => void;
 }
 
 export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): FastifyInstance {
@@ -40,6 +47,7 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
     if (closing) reply.header('Connection', 'close');
     done(null, payload);
   });
+  const reportFault = faultReporter(options.fault ?? options.log, titular.dataDir);
   const extraHosts = new Set((options.extraHosts ?? []).map((h) => h.toLowerCase()));
   const corsOrigins = new Set(options.corsOrigins ?? []);
 
@@ -102,8 +110,8 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
     try {
       if (refusedOnConfirm(request, reply)) return reply;
     } catch (confirmError) {
-      options.log?.(`error ${request.id} confirming the key: ${confirmError instanceof Error ? confirmError.message : String(confirmError)}`);
-      return sendError(reply, 500, 'GE500', 'Internal error; quote the request_id to support');
+      reportFault(request.id, confirmError, 'confirming the key:');
+      return internalError(reply, confirmError);
     }
     if (error instanceof TitularError) {
       return sendError(reply, error.status, error.code, error.message, error.extras);
@@ -113,8 +121,8 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
       // Fastify's own request errors: malformed JSON, body too large, unsupported media type.
       return sendError(reply, status, 'INVALID_PARAMETER', publicMessage(error, request.routeOptions.bodyLimit));
     }
-    options.log?.(`error ${request.id} ${error.name}: ${error.message}`);
-    return sendError(reply, 500, 'GE500', 'Internal error; quote the request_id to support');
+    reportFault(request.id, error);
+    return internalError(reply, error);
   });
 
   if (options.log) {
@@ -127,6 +135,12 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
     });
   }
   return app;
+}
+
+/** A GE500 for a fault of Titular's own: no detail, except a full disk, which the client may wait out. */
+function internalError(reply: FastifyReply, error: unknown): FastifyReply {
+  if (isDiskFull(error)) return sendError(reply, 500, 'GE500', DISK_FULL_MESSAGE);
+  return sendError(reply, 500, 'GE500', 'Internal error; quote the request_id to support');
 }
 
 /**

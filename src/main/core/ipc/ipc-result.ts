@@ -1,13 +1,15 @@
 // How a channel's outcome crosses to the renderer (preload and HTTP bridge alike): `{ ok: true, value }`,
-// or `{ ok: false, error }` for an error the caller should see. Anything else propagates to the
-// transport, which answers it as an internal error without details.
+// or `{ ok: false, error }` for an error the caller should see, a full disk included (db/disk-full.ts).
+// Anything else propagates to the transport, which answers it as an internal error without details.
+import { saidPlainly } from '../db/disk-full';
 import { TitularError } from '../errors';
 import type { IpcResult } from '../../../shared/ipc/contract';
 
 export async function asIpcResult(run: () => unknown): Promise<IpcResult<unknown>> {
   try {
     return { ok: true, value: await run() };
-  } catch (error) {
+  } catch (caught) {
+    const error = saidPlainly(caught);
     if (!(error instanceof TitularError)) throw error;
     return { ok: false, error: { code: error.code, message: error.message, status: error.status } };
   }

@@ -1,6 +1,7 @@
 // Runs one CLI invocation: finds the command, parses its options strictly, opens the data
 // directory, runs it, closes the core, and maps failures to exit codes
 // (0 success, 1 operation failed, 2 invalid command line).
+import { DISK_FULL_MESSAGE, isDiskFull } from '../../core/db/disk-full';
 import { TitularError } from '../../core/errors';
 import { VaultUnlockError } from '../../core/vault/master-key-provider';
 import { VaultLockedError } from '../../core/vault/vault';
@@ -174,6 +175,11 @@ function report(out: Output, error: unknown, command: string | undefined, env: N
   }
   if (error instanceof TitularError || error instanceof CliError || error instanceof VaultUnlockError || error instanceof VaultLockedError) {
     out.error(`${prefix} ${error.message}`);
+    return EXIT_FAILED;
+  }
+  // The one fault of the database its user can fix: said in words (db/disk-full.ts), exit 1.
+  if (isDiskFull(error)) {
+    out.error(`${prefix} ${DISK_FULL_MESSAGE}`);
     return EXIT_FAILED;
   }
   const err = error as { name?: string; code?: string; message?: string; stack?: string };

@@ -36,6 +36,9 @@ export function serverMessage(message: string, m: Messages): { text: string; inE
   return spanish === null ? { text: message, inEnglish: true } : { text: spanish, inEnglish: false };
 }
 
+/** The core's DISK_FULL_MESSAGE (src/main/core/db/disk-full.ts). */
+const DISK_FULL = /^The disk holding Titular's data is full/;
+
 // The API's codes (one list, in the shared schema) plus the transport's own.
 const CODES = [...errorCodeSchema.options, 'NETWORK'] as const;
 type KnownCode = (typeof CODES)[number];
@@ -46,8 +49,12 @@ export function titleForCode(code: string, m: Messages, context: 'account' | 're
   return (CODES as readonly string[]).includes(code) ? m.errors[code as KnownCode] : m.errors.UNKNOWN;
 }
 
-/** The vault answers UNAUTHORIZED too (locked, passphrase missing or wrong): say what it means. */
-function vaultTitle(code: string, message: string, m: Messages): string | null {
+/**
+ * Answers whose code says less than their message, said in the user's words: a full disk (a GE500
+ * the user can fix), and the vault's (UNAUTHORIZED: locked, passphrase missing or wrong).
+ */
+function knownTitle(code: string, message: string, m: Messages): string | null {
+  if (DISK_FULL.test(message)) return m.errors.diskFull;
   // Wrong passphrases in a row are slowed down: the title says for how long (in the screen's language).
   if (code === 'RATE_LIMITED' && /wrong passphrases/i.test(message)) return serverMessage(message, m).text;
   // A lookup sent to the remote API while the vault is locked: who can fix it, not "try again later".
@@ -65,10 +72,10 @@ function vaultTitle(code: string, message: string, m: Messages): string | null {
  * says the code in the screen's language; the message goes under it only when it adds something.
  */
 export function describeCode(code: string, message: string, status: number | null, m: Messages, context: 'account' | 'report' | 'other' = 'other'): DescribedError {
-  // A vault answer we can say in the user's language needs no English detail under it.
-  const vault = vaultTitle(code, message, m);
-  const title = vault ?? titleForCode(code, m, context);
-  if (vault || !message || TITLE_REPEATS_IT.has(code) || (m.locale.startsWith('es') && TITLE_SAYS_IT.has(code))) {
+  // An answer we can say in the user's language needs no English detail under it.
+  const known = knownTitle(code, message, m);
+  const title = known ?? titleForCode(code, m, context);
+  if (known || !message || TITLE_REPEATS_IT.has(code) || (m.locale.startsWith('es') && TITLE_SAYS_IT.has(code))) {
     return { code, title, detail: null, detailInEnglish: false, status };
   }
   const said = serverMessage(message, m);
@@ -78,6 +85,8 @@ export function describeCode(code: string, message: string, status: number | nul
 export function describeError(error: unknown, m: Messages, context: 'account' | 'report' | 'other' = 'other'): DescribedError {
   if (isIpcCallError(error)) return describeCode(error.code, error.message, error.status || null, m, context);
   const message = error instanceof Error ? error.message : String(error);
+  // A bulk job's last error comes as its message alone.
+  if (DISK_FULL.test(message)) return { code: 'GE500', title: m.errors.diskFull, detail: null, detailInEnglish: false, status: null };
   return { code: 'ERROR', title: m.errors.UNKNOWN, detail: message, detailInEnglish: m.locale.startsWith('es'), status: null };
 }
 
