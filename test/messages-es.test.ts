@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serverMessageInSpanish } from '../src/shared/messages-es';
 import { TitularError } from '../src/main/core/errors';
-import { diskFullError } from '../src/main/core/db/disk-full';
+import { diskFullAtOpen, diskFullError } from '../src/main/core/db/disk-full';
 import { parseBulkInput } from '../src/main/core/bulk/bulk-input';
 import { failed, found } from '../src/main/core/lookup/lookup-record';
 import { UpstreamError } from '../src/main/core/resolvers/resolver';
@@ -115,8 +115,11 @@ describe('the core\'s messages, in Spanish', () => {
     ]);
   });
 
-  it('a full disk, as a bulk job\'s last error says it', () => {
+  it('a full disk, as a bulk job\'s last error and the desktop\'s start-up box say it', () => {
     expect(serverMessageInSpanish(diskFullError().message)).toBe('El disco donde Titular guarda sus datos está lleno. Lo que falló no se registró ni se cobró: liberá espacio y volvé a intentar.');
+    expect(serverMessageInSpanish(diskFullAtOpen('/home/ana/.local/share/titular').message)).toBe(
+      'El disco donde está /home/ana/.local/share/titular está lleno: Titular no puede abrir sus datos. Liberá espacio en ese disco y volvé a intentar.',
+    );
   });
 
   it('each refusal of the remote API\'s base URL, as the settings screen meets it, says what is allowed', () => {

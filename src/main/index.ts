@@ -23,6 +23,7 @@ import { registerAppScheme, serveRenderer } from './electron/app-protocol';
 import { APP_ORIGIN } from './electron/renderer-file';
 import { keyFileOf, parseSynchronous, resolveDataDir } from './core/data-dir';
 import { desktopUserId } from './core/users/desktop-user';
+import { serverMessageInSpanish } from '../shared/messages-es';
 
 // Development means `electron-vite dev`, which serves the renderer and says where: DevTools and the
 // dev server only then. (`app.isPackaged` is false for every unpackaged run, `npm start` included.)
@@ -63,7 +64,9 @@ if (!app.requestSingleInstanceLock()) {
     }
   });
   app.whenReady().then(start).catch((error: unknown) => {
-    dialog.showErrorBox('Titular', `Titular no pudo iniciar: ${error instanceof Error ? error.message : String(error)}`);
+    // The core's English said in Spanish where it is known (a full disk), as the screens do.
+    const reason = error instanceof Error ? error.message : String(error);
+    dialog.showErrorBox('Titular', `Titular no pudo iniciar: ${serverMessageInSpanish(reason) ?? reason}`);
     app.exit(1);
   });
 }

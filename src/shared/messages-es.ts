@@ -98,7 +98,8 @@ const RULES: readonly Rule[] = [
   [/^The (account data|credit report) source is unavailable: Titular's key vault is locked/, () => 'Las consultas a la API remota esperan a que un administrador desbloquee la bóveda de claves.'],
   [/^The (account data|credit report) source is unavailable/, () => 'El servicio de datos no está disponible; probá de nuevo en unos minutos.'],
   [/^Internal error$/, () => 'Error interno.'],
-  // A full disk (src/main/core/db/disk-full.ts), as a bulk job's last error or a CLI line quoted to support
+  // A full disk (src/main/core/db/disk-full.ts): at the desktop's start (its error box), as a bulk job's last error
+  [/^The disk holding (.+) is full: Titular cannot open its data there/, (folder) => `El disco donde está ${folder} está lleno: Titular no puede abrir sus datos. Liberá espacio en ese disco y volvé a intentar.`],
   [/^The disk holding Titular's data is full/, () => 'El disco donde Titular guarda sus datos está lleno. Lo que falló no se registró ni se cobró: liberá espacio y volvé a intentar.'],
 ];
 

@@ -6,6 +6,7 @@
 //   - Once there is room again the same process records lookups again, with no restart, and an
 //     Idempotency-Key whose request failed runs once when retried (nothing was stored for it).
 //   - The CLI and the desktop's channels say the same sentence; a bulk job stopped by it is resumed.
+//   - A data directory on a disk already full is named at start (SQLite itself says "disk I/O error").
 // Mounting needs root (the CI machine runs as root); elsewhere the tests are skipped.
 import { closeSync, cpSync, openSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
@@ -146,6 +147,24 @@ describe.skipIf(!disk)('a full disk', () => {
       client.close();
       await server.stop();
     }
+  });
+
+  it('a data directory whose disk is already full: serve and the CLI say so at start, naming the folder (SQLite says "disk I/O error")', { timeout: 30_000 }, async () => {
+    const prepared = prepareDataDir({ keys: { live: {} } });
+    const dataDir = path.join(disk!.dir, 'data-at-start');
+    cpSync(prepared.dataDir, dataDir, { recursive: true });
+    rmSync(prepared.dataDir, { recursive: true, force: true });
+    const freeDisk = fillDisk(disk!.dir);
+    const said = `The disk holding ${dataDir} is full: Titular cannot open its data there. Free some space on it and try again`;
+    try {
+      await expect(startServer(['--port', '0', '--data-dir', dataDir])).rejects.toThrow(`titular serve: ${said}`);
+      const list = await runCli(['keys', 'list', '--data-dir', dataDir]);
+      expect(list).toMatchObject({ code: 1, stdout: '', stderr: `titular: ${said}\n` });
+    } finally {
+      freeDisk();
+    }
+    const list = await runCli(['keys', 'list', '--data-dir', dataDir]);
+    expect(list.code, list.stderr).toBe(0);
   });
 
   it("the desktop's channels say it in the error they answer, and a bulk job it stopped is resumed to the end", { timeout: 60_000 }, async () => {

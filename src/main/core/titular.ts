@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { openDatabase, type Db, type OpenedDatabase } from './db/open';
 import { CommitQueue, type WalSync } from './db/commit-queue';
+import { diskFullAtOpen, isDiskFull } from './db/disk-full';
 import { AuditLog } from './audit/audit-log';
 import { Users } from './users/users';
 import { Ledger } from './ledger/ledger';
@@ -117,6 +118,10 @@ export function openTitular(options: TitularOptions): Titular {
         unlocked = unlockVault(db, provider);
       },
     });
+  } catch (error) {
+    // The serve, CLI and desktop starts all say it so: the folder to free space on, not "disk I/O error".
+    if (isDiskFull(error, options.dataDir)) throw diskFullAtOpen(options.dataDir);
+    throw error;
   } finally {
     keyProvider = null;
   }

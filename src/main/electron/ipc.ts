@@ -38,7 +38,7 @@ export function registerIpc(
       try {
         if (!POLLING_CHANNELS.has(name)) onActivity();
         const titular = gate.titular;
-        if (titular) return await asIpcResult(() => dispatch(titular, session(titular), name, input));
+        if (titular) return await asIpcResult(() => dispatch(titular, session(titular), name, input), titular.dataDir);
         if (isStartupChannel(name)) return await asIpcResult(() => dispatchStartup(gate, name, input));
         return { ok: false, error: { code: 'UNAUTHORIZED', message: 'Titular is locked: unlock it first', status: 401 } };
       } catch (error) {

@@ -89,7 +89,7 @@ export function registerBridge(app: FastifyInstance, titular: Titular, sessions:
     const userId = sessionUser(request.headers.authorization);
     if (!userId) return sendError(reply, 401, 'UNAUTHORIZED', 'Missing or unknown desktop session');
     const session = { userId, unlockProvider: sessions.unlockProvider, settingsHost: sessions.settingsHost };
-    const result = await asIpcResult(() => dispatch(titular, session, request.params.channel, request.body));
+    const result = await asIpcResult(() => dispatch(titular, session, request.params.channel, request.body), titular.dataDir);
     return reply.header('Cache-Control', 'no-store').send(result);
   });
 }

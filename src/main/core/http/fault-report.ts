@@ -13,7 +13,7 @@ export function faultReporter(write: ((line: string) => void) | undefined, dataD
   if (!write) return () => {};
   let diskFullSaidAt = -Infinity;
   return (requestId, error, context) => {
-    if (isDiskFull(error)) {
+    if (isDiskFull(error, dataDir)) {
       if (now() - diskFullSaidAt < DISK_FULL_REPEAT_MS) return;
       diskFullSaidAt = now();
       write(`error ${requestId}: the disk holding ${dataDir} is full. Requests that record anything (lookups, purchases) fail with GE500 and charge nothing until space is freed there; nothing recorded is lost`);

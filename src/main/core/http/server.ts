@@ -111,7 +111,7 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
       if (refusedOnConfirm(request, reply)) return reply;
     } catch (confirmError) {
       reportFault(request.id, confirmError, 'confirming the key:');
-      return internalError(reply, confirmError);
+      return internalError(reply, confirmError, titular.dataDir);
     }
     if (error instanceof TitularError) {
       return sendError(reply, error.status, error.code, error.message, error.extras);
@@ -122,7 +122,7 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
       return sendError(reply, status, 'INVALID_PARAMETER', publicMessage(error, request.routeOptions.bodyLimit));
     }
     reportFault(request.id, error);
-    return internalError(reply, error);
+    return internalError(reply, error, titular.dataDir);
   });
 
   if (options.log) {
@@ -138,8 +138,8 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
 }
 
 /** A GE500 for a fault of Titular's own: no detail, except a full disk, which the client may wait out. */
-function internalError(reply: FastifyReply, error: unknown): FastifyReply {
-  if (isDiskFull(error)) return sendError(reply, 500, 'GE500', DISK_FULL_MESSAGE);
+function internalError(reply: FastifyReply, error: unknown, dataDir: string): FastifyReply {
+  if (isDiskFull(error, dataDir)) return sendError(reply, 500, 'GE500', DISK_FULL_MESSAGE);
   return sendError(reply, 500, 'GE500', 'Internal error; quote the request_id to support');
 }
 

@@ -5,11 +5,12 @@ import { saidPlainly } from '../db/disk-full';
 import { TitularError } from '../errors';
 import type { IpcResult } from '../../../shared/ipc/contract';
 
-export async function asIpcResult(run: () => unknown): Promise<IpcResult<unknown>> {
+/** `dataDir`: the open core's, so that a write that found its disk full is said as such. */
+export async function asIpcResult(run: () => unknown, dataDir?: string): Promise<IpcResult<unknown>> {
   try {
     return { ok: true, value: await run() };
   } catch (caught) {
-    const error = saidPlainly(caught);
+    const error = saidPlainly(caught, dataDir);
     if (!(error instanceof TitularError)) throw error;
     return { ok: false, error: { code: error.code, message: error.message, status: error.status } };
   }

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DATABASE_FILE } from '../titular';
+import { diskFullAtOpen, isDiskFull } from '../db/disk-full';
 import type { MasterKeyProviderKind } from '../vault/master-key-provider';
 
 export interface DataDirPeek {
@@ -28,6 +29,10 @@ export function peekDataDir(dataDir: string): DataDirPeek {
       ? ((sqlite.prepare('SELECT name FROM organizations LIMIT 1').get() as { name: string } | undefined)?.name ?? null)
       : null;
     return { vault, organization };
+  } catch (error) {
+    // Reading a WAL database sizes its -shm file: on a full disk that is "disk I/O error" (db/disk-full.ts).
+    if (isDiskFull(error, dataDir)) throw diskFullAtOpen(dataDir);
+    throw error;
   } finally {
     sqlite.close();
   }

@@ -106,6 +106,7 @@ export async function runCli(argv: readonly string[], io: RunOptions): Promise<n
   // Until --json is known, diagnostics are plain text on stderr.
   let out = new Output(io, { json: false });
   let commandName: string | undefined;
+  let dataDir: string | undefined;
   try {
     const resolved = resolve(argv);
     if (resolved.kind === 'help') {
@@ -137,7 +138,7 @@ export async function runCli(argv: readonly string[], io: RunOptions): Promise<n
     // `setup` commands (init, restore) run before there is a user to act as: see takesAs.
     if (asEmail !== undefined && !takesAs(spec)) throw new UsageError(`--as cannot be used with ${spec.name}`, spec.name);
     if (asEmail !== undefined && asEmail.trim() === '') throw new UsageError('--as needs an email', spec.name);
-    const dataDir = resolveDataDir(dataDirFlag, io.env);
+    dataDir = resolveDataDir(dataDirFlag, io.env);
 
     const base: BaseContext = {
       command: spec.name,
@@ -156,11 +157,11 @@ export async function runCli(argv: readonly string[], io: RunOptions): Promise<n
       session.titular.close();
     }
   } catch (error) {
-    return report(out, error, commandName, io.env);
+    return report(out, error, commandName, io.env, dataDir);
   }
 }
 
-function report(out: Output, error: unknown, command: string | undefined, env: NodeJS.ProcessEnv): number {
+function report(out: Output, error: unknown, command: string | undefined, env: NodeJS.ProcessEnv, dataDir: string | undefined): number {
   const prefix = out.errStyle('red', 'titular:');
   // The core's INVALID_PARAMETER is a value of the command line it refused (`--amount 0`, an email
   // without @): a bad argument, like the ones the CLI checks itself. A refusal because of what is
@@ -178,7 +179,7 @@ function report(out: Output, error: unknown, command: string | undefined, env: N
     return EXIT_FAILED;
   }
   // The one fault of the database its user can fix: said in words (db/disk-full.ts), exit 1.
-  if (isDiskFull(error)) {
+  if (isDiskFull(error, dataDir)) {
     out.error(`${prefix} ${DISK_FULL_MESSAGE}`);
     return EXIT_FAILED;
   }

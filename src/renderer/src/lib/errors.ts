@@ -36,8 +36,8 @@ export function serverMessage(message: string, m: Messages): { text: string; inE
   return spanish === null ? { text: message, inEnglish: true } : { text: spanish, inEnglish: false };
 }
 
-/** The core's DISK_FULL_MESSAGE (src/main/core/db/disk-full.ts). */
-const DISK_FULL = /^The disk holding Titular's data is full/;
+/** The core's sentences for a full disk (src/main/core/db/disk-full.ts): a write, or opening the data. */
+const DISK_FULL = /^The disk holding .+ is full/;
 
 // The API's codes (one list, in the shared schema) plus the transport's own.
 const CODES = [...errorCodeSchema.options, 'NETWORK'] as const;
