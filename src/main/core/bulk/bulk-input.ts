@@ -8,7 +8,7 @@ import { IDENTIFIER_HEADERS, TYPE_HEADERS, bulkCsvDelimiter } from '../../../sha
 import { analyzeAlias, analyzeCbu, analyzeTaxId, normalizeIdentifierInput } from '../../../shared/identifiers';
 import type { InputType } from '../history/history';
 import { maskKeys } from '../keys/secrets';
-import { CsvReader, UNTERMINATED_QUOTE } from '../directory/directory-file';
+import { CsvReader, UNTERMINATED_QUOTE } from '../directory/csv-reader';
 
 export type BulkItemType = 'cbu' | 'alias' | 'cuit';
 

@@ -29,7 +29,8 @@ import {
   type Today,
 } from './credit-fields';
 import { isRecord, parseTaxId, unknownKeys, type ParsedTaxId } from './field-rules';
-import { CsvReader, MAX_DIRECTORY_ROWS, detectSeparator, isBlank, stripBom, type CsvRecord, type DirectoryRowError } from './directory-file';
+import { CsvReader, detectSeparator, isBlank, stripBom, type CsvRecord } from './csv-reader';
+import { MAX_DIRECTORY_ROWS, type DirectoryRowError } from './directory-file';
 
 type DebtSituation = CreditReport['situations'][number];
 type BouncedCheck = CreditReport['bounced_checks'][number];

@@ -1,7 +1,8 @@
-// Field rules shared by the directory reader (directory-file.ts) and the credit-record reader
-// (credit-file.ts, credit-fields.ts): normalizing spreadsheet cells, quoting a bad value in a
-// message, the words a person types for yes/no, tax ids, and the checks on JSON objects. A rule
-// that finds a bad value pushes one message naming the field to `problems` and returns undefined.
+// Field rules shared by the directory reader (directory-file.ts, directory-fields.ts) and the
+// credit-record reader (credit-file.ts, credit-fields.ts): normalizing spreadsheet cells, quoting a
+// bad value in a message, the words a person types for yes/no, tax ids, and the checks on JSON
+// objects. A rule that finds a bad value pushes one message naming the field to `problems` and
+// returns undefined.
 import { analyzeTaxId } from '../../../shared/identifiers';
 
 // Compiled once: these run for every row of files with up to 200,000 rows.
