@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { ACCOUNTS, BAD_CHECK_DIGIT_CBU, NOT_FOUND_CBU } from './data';
+import { DISK_FULL_MESSAGE } from '../src/main/core/db/disk-full';
 import { expect, goTo, openApp, overflowingTables, readBalance, test, showBalance } from './fixtures';
 
 const SCREENSHOT = path.join(__dirname, 'screenshots', 'lotes.png');
@@ -305,4 +306,25 @@ test('a batch stopped for lack of credits says, once there are credits again, to
   await stopped.getByTestId('bulk-cancel').click();
   await page.getByRole('dialog').getByTestId('confirm-ok').click();
   await expect(stopped).toHaveAttribute('data-status', 'cancelled');
+});
+
+test('a batch stopped by a full disk says so in Spanish, and can be resumed', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'lotes');
+  const panel = await prepare(page, [ACCOUNTS.galicia.cbu]);
+  const jobId = await panel.getAttribute('data-job-id');
+  // The job as the core reports one whose run stopped on a full disk (test/reliability/disk-full.test.ts).
+  await page.route('**/bridge/bulk.get', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    if (json.value?.job?.id === jobId) Object.assign(json.value.job, { status: 'paused', lastError: DISK_FULL_MESSAGE });
+    await route.fulfill({ response, json });
+  });
+  await page.reload();
+  const stopped = page.locator(`[data-testid="bulk-panel"][data-job-id="${jobId}"]`);
+  await expect(stopped).toHaveAttribute('data-status', 'paused');
+  const banner = stopped.getByRole('alert');
+  await expect(banner).toContainText('El disco donde Titular guarda sus datos está lleno. Lo que falló no se registró ni se cobró: liberá espacio y volvé a intentar.');
+  await expect(banner).not.toContainText('The disk holding');
+  await expect(stopped.getByTestId('bulk-resume')).toBeEnabled();
+  await page.screenshot({ path: test.info().outputPath('lotes-disk-full.png') });
 });
