@@ -7,12 +7,15 @@
 //     Idempotency-Key whose request failed runs once when retried (nothing was stored for it).
 //   - The CLI and the desktop's channels say the same sentence; a bulk job stopped by it is resumed.
 //   - A data directory on a disk already full is named at start (SQLite itself says "disk I/O error").
+//   - The core's housekeeping (keys' last use) fails on it too: reported and retried, never the end
+//     of the process (it used to be: an error thrown from a timer).
 // Mounting needs root (the CI machine runs as root); elsewhere the tests are skipped.
 import { closeSync, cpSync, openSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DISK_FULL_MESSAGE } from '../../src/main/core/db/disk-full';
 import { createBridgeFixture } from '../support/bridge-fixture';
+import { auth, createFixture } from '../support/fixture';
 import { checkLedgerInvariants } from '../support/invariants';
 import { startServer } from '../support/processes';
 import { mountSmallDisk } from '../support/small-disk';
@@ -165,6 +168,39 @@ describe.skipIf(!disk)('a full disk', () => {
     }
     const list = await runCli(['keys', 'list', '--data-dir', dataDir]);
     expect(list.code, list.stderr).toBe(0);
+  });
+
+  it('the housekeeping that falls on a full disk is reported and tried again, not the end of the process', { timeout: 30_000 }, async () => {
+    const faults: string[] = [];
+    const f = await createFixture({ credits: { cbu: 100 }, tmpPrefix: path.join(disk!.dir, 'housekeeping-'), housekeepingIntervalMs: 50, onFault: (line) => faults.push(line) });
+    let freeDisk: (() => void) | null = null;
+    try {
+      f.importDirectory(directory.csv);
+      const key = f.createKey();
+      const keyId = f.titular.keys.list(f.orgId)[0]!.id;
+      const lastUsedOnDisk = () => (f.titular.database.sqlite.prepare('SELECT last_used_at AS at FROM api_keys WHERE id = ?').get(keyId) as { at: number | null }).at;
+      freeDisk = fillDisk(disk!.dir);
+      // A lookup refused on the full disk still used the key: its last use waits to be written.
+      const refused = await f.app.inject({ method: 'GET', url: `/api/v1/lookup?identifier=${directory.cbus[0]}&type=cbu`, headers: auth(key) });
+      expect(refused.json()).toMatchObject({ error: { code: 'GE500', message: DISK_FULL_MESSAGE } });
+      // Several ticks on the full disk: each one says so (before, the first one's error ended the process).
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(faults.length).toBeGreaterThan(1);
+      expect(faults[0]).toBe(`error in the background: writing the API keys' last use failed (the disk holding ${f.dataDir} is full); tried again in a moment`);
+      expect(lastUsedOnDisk()).toBeNull();
+      // The admin's key list is a read: it works, and shows the use from memory (it used to fail on the same write).
+      expect(f.titular.keys.list(f.orgId).find((k) => k.id === keyId)!.lastUsedAt).not.toBeNull();
+
+      freeDisk();
+      freeDisk = null;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(lastUsedOnDisk()).not.toBeNull();
+      const lookup = await f.app.inject({ method: 'GET', url: `/api/v1/lookup?identifier=${directory.cbus[0]}&type=cbu`, headers: auth(key) });
+      expect(lookup.statusCode).toBe(200);
+    } finally {
+      freeDisk?.();
+      await f.close();
+    }
   });
 
   it("the desktop's channels say it in the error they answer, and a bulk job it stopped is resumed to the end", { timeout: 60_000 }, async () => {

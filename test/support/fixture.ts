@@ -40,12 +40,15 @@ export interface FixtureOptions extends HttpApiOptions {
   /** Durable mode, with the WAL flush under the test's control when `syncWal` is given. */
   synchronous?: 'NORMAL' | 'FULL';
   syncWal?: WalSync;
+  /** The core's housekeeping interval and where its background faults go (TitularOptions). */
+  housekeepingIntervalMs?: number;
+  onFault?: (line: string) => void;
 }
 
 export async function createFixture(options: FixtureOptions = {}): Promise<Fixture> {
-  const { credits, remote, keyDefaults, tmpPrefix = 'titular-test-', synchronous, syncWal, ...httpOptions } = options;
+  const { credits, remote, keyDefaults, tmpPrefix = 'titular-test-', synchronous, syncWal, housekeepingIntervalMs, onFault, ...httpOptions } = options;
   const dataDir = mkdtempSync(path.isAbsolute(tmpPrefix) ? tmpPrefix : path.join(os.tmpdir(), tmpPrefix));
-  const titular = openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, {}), ...(remote ? { remote } : {}), synchronous, syncWal });
+  const titular = openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, {}), ...(remote ? { remote } : {}), synchronous, syncWal, housekeepingIntervalMs, onFault });
   const { org, admin } = titular.users.initialize({ orgName: 'Acme Cobranzas', adminName: 'Ada Admin', adminEmail: 'ada@acme.test' });
   const operator = titular.users.add(org.id, { name: 'Oscar Operador', email: 'oscar@acme.test', role: 'operator' }, admin.id);
   const logs: string[] = [];

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { openDatabase, type Db, type OpenedDatabase } from './db/open';
 import { CommitQueue, type WalSync } from './db/commit-queue';
 import { diskFullAtOpen, isDiskFull } from './db/disk-full';
+import { withoutBusyWait } from './db/database-busy';
 import { AuditLog } from './audit/audit-log';
 import { Users } from './users/users';
 import { Ledger } from './ledger/ledger';
@@ -39,6 +40,14 @@ export interface TitularOptions {
   remote?: RemoteResolverOptions;
   /** With FULL: replaces the WAL's fdatasync (tests decide when a flush ends). */
   syncWal?: WalSync;
+  /**
+   * Where the core reports what failed in the background, with nobody's request to answer it: the
+   * housekeeping's writes (keys' last use, expired idempotency records), retried at the next tick.
+   * The hosts give their fault log (serve: stderr); default: nowhere.
+   */
+  onFault?: (line: string) => void;
+  /** How often the housekeeping runs (default 30 s; tests shorten it). */
+  housekeepingIntervalMs?: number;
   /**
    * Opens an existing vault locked, without asking `keyProvider` for its secret: for work that reads
    * no secret (a backup copies the vault still sealed). Nothing that needs the key works until
@@ -151,10 +160,23 @@ export function openTitular(options: TitularOptions): Titular {
   const lookups = new LookupService({ commits, ledger, history, idempotency, resolvers });
   const bulk = new BulkService(sqlite, lookups);
 
+  // Each task on its own: one that fails (a full disk, another process holding the write lock) is
+  // reported and tried again at the next tick. Thrown from a timer it would end the process: the
+  // server, or the desktop's main process, for a write no request was waiting on.
+  const onFault = options.onFault;
+  const attempt = (what: string, task: () => unknown) => {
+    try {
+      // Not waiting in place for a lock another process keeps: that would stall every request.
+      withoutBusyWait(sqlite, task);
+    } catch (error) {
+      const reason = isDiskFull(error, options.dataDir) ? `the disk holding ${options.dataDir} is full` : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      onFault?.(`error in the background: ${what} failed (${reason}); tried again in a moment`);
+    }
+  };
   const housekeeping = setInterval(() => {
-    keys.flushLastUsed();
-    idempotency.purgeExpired(Date.now());
-  }, 30_000);
+    attempt("writing the API keys' last use", () => keys.flushLastUsed());
+    attempt('removing expired idempotency records', () => idempotency.purgeExpired(Date.now()));
+  }, options.housekeepingIntervalMs ?? 30_000);
   housekeeping.unref();
 
   let closed = false;
@@ -211,7 +233,9 @@ export function openTitular(options: TitularOptions): Titular {
       bulk.shutdown();
       commits.flush();
       commits.close();
-      keys.flushLastUsed();
+      // Last-use times are bookkeeping: a full disk or a taken lock at shutdown must not keep the vault
+      // open or the database unclosed.
+      attempt("writing the API keys' last use", () => keys.flushLastUsed());
       vault.lock();
       database.close();
     },

@@ -11,7 +11,7 @@
 //   out_of_credits  a lookup answered 402: nothing more is dispatched, the rest stays pending
 //   paused          stopped by the caller (pause, Ctrl-C, shutdown), or items answered GE500 remain
 //   cancelled       stopped by the caller for good
-import { saidPlainly } from '../db/disk-full';
+import { saidPlainly } from '../db/plain-faults';
 import type { CommittedOutcome, LookupAnswer, LookupContext, LookupService } from '../lookup/lookup-service';
 import { RESUMABLE_STATUSES, type BulkJobStatus, type BulkProgress } from '../../../shared/api/bulk';
 import { BulkItemAlreadyDone, BulkJobStopped, type BulkCounts, type BulkJobRow, type BulkJobStore, type PendingItem } from './bulk-jobs';

@@ -4,7 +4,7 @@
 import type Database from 'better-sqlite3';
 import type { LookupService } from '../lookup/lookup-service';
 import { invalidParameter, notFound, stateRefusal } from '../errors';
-import { saidPlainly } from '../db/disk-full';
+import { saidPlainly } from '../db/plain-faults';
 import { maskKeys } from '../keys/secrets';
 import { analyzeTaxId } from '../../../shared/identifiers/cuit';
 import type { ProductSlug } from '../../../shared/api/common';

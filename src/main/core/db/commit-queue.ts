@@ -33,6 +33,13 @@ const RESTART_HOLD_LIMIT_MS = 250;
  */
 const RESTART_QUIET_INTERVALS = 2.5;
 const RESTART_BLOCKED_QUIET_INTERVALS = 100;
+/**
+ * How long a batch waits for a write lock another process holds (a CLI command, a second server), as
+ * long as the connection's own busy timeout (db/open.ts). It waits between attempts, not in SQLite's
+ * busy handler, which sleeps on the event loop: answers, reads and new requests go on meanwhile.
+ */
+const BUSY_WAIT_MS = 5000;
+const BUSY_RETRY_MS = 10;
 
 interface Pending {
   run: () => unknown;
@@ -101,6 +108,11 @@ export class CommitQueue {
   #holding = false;
   /** Date.now() before which the checkpointer's reports of a large WAL are ignored. */
   #restartQuietUntil = 0;
+  /** Date.now() when the batch now waiting for another process's write lock first found it taken. */
+  #busySince: number | null = null;
+  /** The group transaction's BEGIN IMMEDIATE fails at once on a taken lock (then retried, see BUSY_WAIT_MS). */
+  readonly #noBusyWait: Database.Statement;
+  readonly #busyWait: Database.Statement;
 
   constructor(
     private readonly sqlite: Database.Database,
@@ -138,6 +150,9 @@ export class CommitQueue {
     this.#walFile = durable ? `${sqlite.name}-wal` : null;
     this.#relaxed = durable ? sqlite.prepare('PRAGMA synchronous = NORMAL') : null;
     this.#strict = durable ? sqlite.prepare('PRAGMA synchronous = FULL') : null;
+    const busyTimeout = sqlite.pragma('busy_timeout', { simple: true }) as number;
+    this.#noBusyWait = sqlite.prepare('PRAGMA busy_timeout = 0');
+    this.#busyWait = sqlite.prepare(`PRAGMA busy_timeout = ${busyTimeout}`);
     this.#flusher = durable && !options.syncWal ? new WalFlusher(this.#walFile!) : null;
     const flusher = this.#flusher;
     this.#syncWal = options.syncWal ?? ((_walFile, done) => flusher!.sync(done));
@@ -191,7 +206,7 @@ export class CommitQueue {
       this.#holdForRestart();
       return;
     }
-    this.flush();
+    this.#flush(true);
   }
 
   /**
@@ -238,8 +253,16 @@ export class CommitQueue {
     this.#flusher?.close();
   }
 
-  /** Commits what is queued now (also called on shutdown so nothing queued is dropped). */
+  /**
+   * Commits what is queued now (also called on shutdown so nothing queued is dropped): a write lock
+   * another process holds is waited for here, in SQLite's busy handler, up to its busy timeout.
+   */
   flush(): void {
+    this.#flush(false);
+  }
+
+  /** `waitBetweenAttempts`: a taken write lock is waited for between attempts (#waitForLock), not in place. */
+  #flush(waitBetweenAttempts: boolean): void {
     this.#flushAfterSync = false;
     this.#scheduled = false;
     const batch = this.#pending;
@@ -248,15 +271,19 @@ export class CommitQueue {
     let results: { ok: boolean; value: unknown }[];
     try {
       this.#relaxed?.run();
+      if (waitBetweenAttempts) this.#noBusyWait.run();
       try {
         results = this.#commitBatch(batch);
       } finally {
+        if (waitBetweenAttempts) this.#busyWait.run();
         this.#strict?.run();
       }
     } catch (error) {
+      if (waitBetweenAttempts && this.#waitForLock(batch, error)) return;
       for (const item of batch) item.reject(error);
       return;
     }
+    this.#busySince = null;
     if (this.#backgroundCheckpoints) {
       this.#writesSinceCheckpointerCheck += batch.length;
       if (this.#writesSinceCheckpointerCheck >= BACKGROUND_CHECKPOINT_AFTER) {
@@ -275,6 +302,28 @@ export class CommitQueue {
       else this.#awaitingSync.push((error) => (error ? item.reject(error) : item.resolve(result.value)));
     });
     this.#startSync();
+  }
+
+  /**
+   * Another process holds the write lock: the batch goes back to the front of the queue and is tried
+   * again shortly, until BUSY_WAIT_MS have passed since it first found the lock taken (then its
+   * writes are rejected with SQLITE_BUSY: the API answers 503). False when it is not that, or too late.
+   */
+  #waitForLock(batch: Pending[], error: unknown): boolean {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code !== 'SQLITE_BUSY' || !this.sqlite.open) return false;
+    const now = Date.now();
+    this.#busySince ??= now;
+    if (now - this.#busySince >= BUSY_WAIT_MS) {
+      this.#busySince = null;
+      return false;
+    }
+    this.#pending = [...batch, ...this.#pending];
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setTimeout(() => this.#scheduledFlush(), BUSY_RETRY_MS);
+    }
+    return true;
   }
 
   /** Optimistically first; when a write throws, again with one savepoint per write (see the top). */

@@ -41,11 +41,6 @@ export function diskFullError(): TitularError {
   return new TitularError(500, 'GE500', DISK_FULL_MESSAGE);
 }
 
-/** `error`, or the full disk's GE500 when that is what it was. */
-export function saidPlainly(error: unknown, dataDir?: string): unknown {
-  return isDiskFull(error, dataDir) ? diskFullError() : error;
-}
-
 /** Why a data directory could not be opened, when it was its disk being full: the folder to free space on. */
 export function diskFullAtOpen(dataDir: string): TitularError {
   return new TitularError(500, 'GE500', `The disk holding ${dataDir} is full: Titular cannot open its data there. Free some space on it and try again`);

@@ -1,7 +1,7 @@
 // The HTTP API of the contract, as a Fastify instance over a composed core. The headless server
 // and the Electron main process both listen with it on 127.0.0.1.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { DISK_FULL_MESSAGE, isDiskFull } from '../db/disk-full';
+import { saidPlainly } from '../db/plain-faults';
 import { TitularError } from '../errors';
 import { maskKeys } from '../keys/secrets';
 import type { Titular } from '../titular';
@@ -137,9 +137,13 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
   return app;
 }
 
-/** A GE500 for a fault of Titular's own: no detail, except a full disk, which the client may wait out. */
+/**
+ * A GE500 for a fault of Titular's own: no detail, except what the client may wait out (db/plain-faults.ts):
+ * a full disk (500), a database another process keeps locked (503, Retry-After).
+ */
 function internalError(reply: FastifyReply, error: unknown, dataDir: string): FastifyReply {
-  if (isDiskFull(error, dataDir)) return sendError(reply, 500, 'GE500', DISK_FULL_MESSAGE);
+  const said = saidPlainly(error, dataDir);
+  if (said instanceof TitularError) return sendError(reply, said.status, said.code, said.message, said.extras);
   return sendError(reply, 500, 'GE500', 'Internal error; quote the request_id to support');
 }
 

@@ -1,7 +1,8 @@
 // How a channel's outcome crosses to the renderer (preload and HTTP bridge alike): `{ ok: true, value }`,
-// or `{ ok: false, error }` for an error the caller should see, a full disk included (db/disk-full.ts).
+// or `{ ok: false, error }` for an error the caller should see, a full disk or a busy database included
+// (db/plain-faults.ts).
 // Anything else propagates to the transport, which answers it as an internal error without details.
-import { saidPlainly } from '../db/disk-full';
+import { saidPlainly } from '../db/plain-faults';
 import { TitularError } from '../errors';
 import type { IpcResult } from '../../../shared/ipc/contract';
 

@@ -7,6 +7,7 @@ import type { BlockList } from 'node:net';
 import { and, desc, eq, gt, isNull, or } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { uuidv7 } from '../db/ids';
+import { withoutBusyWait } from '../db/database-busy';
 import { apiKeys, users } from '../db/schema';
 import { TitularError, invalidParameter, stateRefusal } from '../errors';
 import type { Vault } from '../vault/vault';
@@ -113,7 +114,7 @@ export class ApiKeys {
 
   constructor(
     private readonly db: Db,
-    sqlite: Database.Database,
+    private readonly sqlite: Database.Database,
     private readonly vault: () => Vault,
     private readonly audit: AuditLog,
   ) {
@@ -194,7 +195,14 @@ export class ApiKeys {
   }
 
   list(orgId: string): ApiKeyView[] {
-    this.flushLastUsed();
+    try {
+      withoutBusyWait(this.sqlite, () => this.flushLastUsed());
+    } catch {
+      // A full disk, or a lock another process keeps: listing is a read and must not fail for this
+      // bookkeeping. The times stay pending (flushLastUsed), are shown from memory below, and the
+      // housekeeping writes them later.
+    }
+    const pending = this.#lastUsedPending;
     return this.db
       .select({ key: apiKeys, owner: { id: users.id, name: users.name, email: users.email } })
       .from(apiKeys)
@@ -202,7 +210,11 @@ export class ApiKeys {
       .where(eq(apiKeys.orgId, orgId))
       .orderBy(desc(apiKeys.id))
       .all()
-      .map(({ key, owner }) => toView(key, owner));
+      .map(({ key, owner }) => {
+        const view = toView(key, owner);
+        const at = pending.get(key.id);
+        return at !== undefined && (key.lastUsedAt === null || at > key.lastUsedAt) ? { ...view, lastUsedAt: new Date(at).toISOString() } : view;
+      });
   }
 
   get(orgId: string, id: string): ApiKeyView {
@@ -331,12 +343,17 @@ export class ApiKeys {
     }
     this.#lastUsedPending.clear();
     if (due.length === 0) return;
-    this.db.transaction(() => {
-      for (const [id, at] of due) {
-        this.#touch.run(at, id);
-        this.#lastUsedWritten.set(id, at);
-      }
-    });
+    try {
+      this.db.transaction(() => {
+        for (const [id, at] of due) this.#touch.run(at, id);
+      });
+    } catch (error) {
+      // Not written (a full disk, another process holding the write lock past the busy timeout): kept
+      // for the next flush, not dropped, and not counted as written.
+      for (const [id, at] of due) this.#lastUsedPending.set(id, Math.max(at, this.#lastUsedPending.get(id) ?? 0));
+      throw error;
+    }
+    for (const [id, at] of due) this.#lastUsedWritten.set(id, at);
   }
 
   #whitelist(id: string, raw: string): BlockList | null {
