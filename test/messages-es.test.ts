@@ -2,9 +2,15 @@
 // The messages are produced here by the core itself, so a reworded message that the table no
 // longer matches fails this test instead of reaching a Spanish screen in English.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { serverMessageInSpanish } from '../src/shared/messages-es';
+import { peekDataDir } from '../src/main/core/startup/peek-data-dir';
 import { TitularError } from '../src/main/core/errors';
 import { diskFullAtOpen, diskFullError } from '../src/main/core/db/disk-full';
+import { dataFilesMovedError } from '../src/main/core/db/data-files-guard';
+import { durabilityLostMessage } from '../src/main/core/titular';
 import { parseBulkInput } from '../src/main/core/bulk/bulk-input';
 import { failed, found } from '../src/main/core/lookup/lookup-record';
 import { UpstreamError } from '../src/main/core/resolvers/resolver';
@@ -117,9 +123,27 @@ describe('the core\'s messages, in Spanish', () => {
 
   it('a full disk, as a bulk job\'s last error and the desktop\'s start-up box say it', () => {
     expect(serverMessageInSpanish(diskFullError().message)).toBe('El disco donde Titular guarda sus datos está lleno. Lo que falló no se registró ni se cobró: liberá espacio y volvé a intentar.');
+    expect(serverMessageInSpanish(durabilityLostMessage(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }), '/datos'))).toBe(
+      'El disco no confirmó una escritura en /datos (EIO): Titular se detuvo. Las consultas que esperaban no se respondieron y no se registró nada después. Revisá el disco y volvé a abrir Titular; una consulta que quedó sin respuesta puede o no estar registrada: reenviala con su Idempotency-Key.',
+    );
+    expect(serverMessageInSpanish(dataFilesMovedError('/datos/titular.db').message)).toBe(
+      'Los archivos de datos de Titular se borraron o reemplazaron mientras funcionaba (/datos/titular.db): no se registra ni se cobra nada más. Cerrá Titular, revisá su carpeta de datos (restaurá una copia de seguridad si ya no está) y volvé a abrirlo.',
+    );
     expect(serverMessageInSpanish(diskFullAtOpen('/home/ana/.local/share/titular').message)).toBe(
       'El disco donde está /home/ana/.local/share/titular está lleno: Titular no puede abrir sus datos. Liberá espacio en ese disco y volvé a intentar.',
     );
+  });
+
+  it('a damaged database, as the desktop\'s start-up box says it', () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'titular-damaged-'));
+    try {
+      writeFileSync(path.join(dataDir, 'titular.db'), 'not a database, but long enough to be read as one'.repeat(4));
+      expect(serverMessageInSpanish(messageOf(() => peekDataDir(dataDir)))).toBe(
+        `La base de datos de ${dataDir} está dañada (file is not a database). Restaurá tu última copia de seguridad con \`titular restore CARPETA --data-dir ${dataDir}\`, con Titular cerrado (los archivos dañados se guardan aparte, no se borran).`,
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('each refusal of the remote API\'s base URL, as the settings screen meets it, says what is allowed', () => {

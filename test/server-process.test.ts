@@ -81,7 +81,9 @@ describe('npm run serve', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      await expect(startServer(['--port', String(port), '--data-dir', dataDir])).rejects.toThrow(/exited with 1[\s\S]*EADDRINUSE/);
+      await expect(startServer(['--port', String(port), '--data-dir', dataDir])).rejects.toThrow(
+        new RegExp(`exited with 1[\\s\\S]*port ${port} on 127\\.0\\.0\\.1 is in use \\(another Titular server\\?\\): stop it or choose another with --port`),
+      );
     } finally {
       blocker.close();
     }

@@ -5,9 +5,10 @@
 // headless (src/main/headless, test/ and e2e/).
 import { app, BrowserWindow, dialog, powerMonitor, session, systemPreferences } from 'electron';
 import path from 'node:path';
-import type { Titular } from './core/titular';
+import { durabilityLostMessage, type Titular } from './core/titular';
 import { buildHttpApi, closeHttpApi } from './core/http/server';
 import { ListenConfigError, parseAllowedOrigins, parsePort } from './core/http/listen-config';
+import { isAddressInUse } from './core/http/listen-failure';
 import { UI_CSP } from './core/http/static-ui';
 import { osKeychainAvailable, safeStorageProvider } from './electron/safe-storage-provider';
 import { passphraseProvider } from './core/vault/passphrase-provider';
@@ -122,6 +123,14 @@ async function start(): Promise<void> {
   const gate = new StartupGate({
     dataDir,
     synchronous,
+    // What fails in the background (housekeeping) goes to the main process's log, as the API's faults do.
+    onFault: (line) => console.error(`Titular ${line}`),
+    // A WAL flush the disk did not confirm: say so, then stop at once, as a crash would (no answer, no shutdown writes).
+    onDurabilityLost: (error, dir) => {
+      const reason = durabilityLostMessage(error, dir);
+      dialog.showErrorBox('Titular', serverMessageInSpanish(reason) ?? reason);
+      app.exit(1);
+    },
     migrationsFolder: app.isPackaged ? path.join(process.resourcesPath, 'drizzle') : path.join(app.getAppPath(), 'drizzle'),
     // Only for development and scripted starts; people type the passphrase in the unlock screen.
     // Both variables set, or a file that cannot be read, stops the start (the error box) naming it.
@@ -158,7 +167,10 @@ async function start(): Promise<void> {
         stopApi = () => closeHttpApi(api, API_STOP_LIMIT_MS).then(() => undefined);
       })
       .catch((error: unknown) => {
-        dialog.showErrorBox('Titular', `La API local no pudo escuchar en el puerto ${port}: ${error instanceof Error ? error.message : String(error)}`);
+        const reason = isAddressInUse(error)
+          ? `otro programa ya lo usa (¿otro Titular, o titular serve?). Cerralo, o elegí otro puerto ${envPort === null ? 'en Ajustes' : 'con TITULAR_PORT'}`
+          : error instanceof Error ? error.message : String(error);
+        dialog.showErrorBox('Titular', `La API local no pudo escuchar en el puerto ${port}: ${reason}`);
       });
   });
   // The computer locked or put to sleep: the vault locks too (unless the admin turned auto-lock off),

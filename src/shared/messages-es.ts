@@ -99,9 +99,27 @@ const RULES: readonly Rule[] = [
   [/^The (account data|credit report) source is unavailable/, () => 'El servicio de datos no está disponible; probá de nuevo en unos minutos.'],
   [/^Internal error$/, () => 'Error interno.'],
   // A full disk (src/main/core/db/disk-full.ts): at the desktop's start (its error box), as a bulk job's last error
+  [/^the disk did not confirm a write to (.+) \((.+)\): Titular stopped\./, (folder, code) => `El disco no confirmó una escritura en ${folder} (${code}): Titular se detuvo. Las consultas que esperaban no se respondieron y no se registró nada después. Revisá el disco y volvé a abrir Titular; una consulta que quedó sin respuesta puede o no estar registrada: reenviala con su Idempotency-Key.`],
+  [/^Titular's data files were deleted or replaced while it ran \((.+?)\): /, (file) => `Los archivos de datos de Titular se borraron o reemplazaron mientras funcionaba (${file}): no se registra ni se cobra nada más. Cerrá Titular, revisá su carpeta de datos (restaurá una copia de seguridad si ya no está) y volvé a abrirlo.`],
   [/^The disk holding (.+) is full: Titular cannot open its data there/, (folder) => `El disco donde está ${folder} está lleno: Titular no puede abrir sus datos. Liberá espacio en ese disco y volvé a intentar.`],
   [/^The disk holding Titular's data is full/, () => 'El disco donde Titular guarda sus datos está lleno. Lo que falló no se registró ni se cobró: liberá espacio y volvé a intentar.'],
+  // Files of the data directory Titular cannot use (src/main/core/db/storage-errors.ts, access-problem.ts): the start-up box
+  [/^(The data directory |The vault's key file )?(.+?) cannot be (read|written|written to) by user (.+?) \(owner (.+?), mode (\d+)\): run Titular as the owner of its data directory, or give the folder to .+? \(chown -R (.+)\)$/, (label, file, verb, user, owner, mode, chown) =>
+    `${ACCESS_LABEL[label ?? ''] ?? ''}${file} no se puede ${verb === 'read' ? 'leer' : 'escribir'} con el usuario ${user} (su dueño es ${owner}, permisos ${mode}). Abrí Titular con el usuario dueño de su carpeta de datos, o dale la carpeta a ${user} (chown -R ${chown}).`],
+  [/^(The data directory |The vault's key file )?(.+?) cannot be (read|written|written to) by the user running Titular \(permission denied\): give that user the data directory (.+)$/, (label, file, verb, dataDir) =>
+    `${ACCESS_LABEL[label ?? ''] ?? ''}${file} no se puede ${verb === 'read' ? 'leer' : 'escribir'} con el usuario que abre Titular (permiso denegado): dale a ese usuario la carpeta de datos ${dataDir}.`],
+  [/^(The data directory |The vault's key file )?(.+?) is on a read-only disk, and Titular writes there/, (label, file) =>
+    `${ACCESS_LABEL[label ?? ''] ?? ''}${file} está en un disco de solo lectura, y Titular escribe ahí cada consulta que registra. Hacé que ese disco se pueda escribir, o copiá la carpeta a otro disco y abrila ahí (TITULAR_DATA_DIR).`],
+  [/^Titular cannot write its database in (.+) \((.+)\): check that the user running Titular owns that folder/, (dataDir, reason) =>
+    `Titular no puede escribir su base de datos en ${dataDir} (${reason}): revisá que el usuario que abre Titular sea dueño de esa carpeta y de sus archivos, y que su disco se pueda escribir.`],
+  [/^The database in (.+) is damaged \((.+)\): restore your latest backup/, (dataDir, reason) =>
+    `La base de datos de ${dataDir} está dañada (${reason}). Restaurá tu última copia de seguridad con \`titular restore CARPETA --data-dir ${dataDir}\`, con Titular cerrado (los archivos dañados se guardan aparte, no se borran).`],
 ];
+
+const ACCESS_LABEL: Record<string, string> = {
+  'The data directory ': 'La carpeta de datos ',
+  "The vault's key file ": 'El archivo de clave de la bóveda ',
+};
 
 const FOLDER_REASON: Record<string, string> = {
   'permission denied': 'permiso denegado',

@@ -46,6 +46,12 @@ export interface TitularOptions {
    * The hosts give their fault log (serve: stderr); default: nowhere.
    */
   onFault?: (line: string) => void;
+  /**
+   * With FULL: a flush of the WAL failed, so some writes may not be on disk (CommitQueue's
+   * onFlushFailed). The host must stop at once, as after a crash, without answering them. Default:
+   * this process ends with exit status 1, after one line on stderr.
+   */
+  onDurabilityLost?: (error: Error, dataDir: string) => void;
   /** How often the housekeeping runs (default 30 s; tests shorten it). */
   housekeepingIntervalMs?: number;
   /**
@@ -145,7 +151,15 @@ export function openTitular(options: TitularOptions): Titular {
   const directory = new Directory(sqlite, audit);
   const creditReports = new CreditReports(sqlite, audit);
   const idempotency = new IdempotencyStore(sqlite);
-  const commits = new CommitQueue(sqlite, { folding: [history.folding, ledger], syncWal: options.syncWal });
+  // Closures kept for the process's life take these, never `options` (see the top: it held the key provider).
+  const onDurabilityLost = options.onDurabilityLost ?? stopAsAfterACrash;
+  const onFault = options.onFault;
+  const commits = new CommitQueue(sqlite, {
+    folding: [history.folding, ledger],
+    syncWal: options.syncWal,
+    onFlushFailed: (error) => onDurabilityLost(error, dataDir),
+    onFilesMoved: (error) => onFault?.(`error: ${error.message}`),
+  });
   const settings = new Settings(db, sqlite);
   const secrets = new VaultSecrets(db, () => vault);
   const sandbox = new SandboxResolver();
@@ -163,13 +177,12 @@ export function openTitular(options: TitularOptions): Titular {
   // Each task on its own: one that fails (a full disk, another process holding the write lock) is
   // reported and tried again at the next tick. Thrown from a timer it would end the process: the
   // server, or the desktop's main process, for a write no request was waiting on.
-  const onFault = options.onFault;
   const attempt = (what: string, task: () => unknown) => {
     try {
       // Not waiting in place for a lock another process keeps: that would stall every request.
       withoutBusyWait(sqlite, task);
     } catch (error) {
-      const reason = isDiskFull(error, options.dataDir) ? `the disk holding ${options.dataDir} is full` : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      const reason = isDiskFull(error, dataDir) ? `the disk holding ${dataDir} is full` : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       onFault?.(`error in the background: ${what} failed (${reason}); tried again in a moment`);
     }
   };
@@ -240,4 +253,20 @@ export function openTitular(options: TitularOptions): Titular {
       database.close();
     },
   };
+}
+
+/** What a host says when it stops because the disk did not confirm a write (TitularOptions.onDurabilityLost). */
+export function durabilityLostMessage(error: Error, dataDir: string): string {
+  const code = (error as NodeJS.ErrnoException).code ?? error.message;
+  return (
+    `the disk did not confirm a write to ${dataDir} (${code}): Titular stopped. The lookups it held were not answered, and nothing ` +
+    'after them was recorded. Check the disk, then start Titular again; a request left unanswered may or may not be recorded: ' +
+    'send it again with its Idempotency-Key'
+  );
+}
+
+/** The default onDurabilityLost: end the process now, as a crash would (no shutdown, no answer). */
+function stopAsAfterACrash(error: Error, dataDir: string): void {
+  process.stderr.write(`titular: ${durabilityLostMessage(error, dataDir)}\n`);
+  process.exit(1);
 }

@@ -2,7 +2,7 @@
 import { constants } from 'node:os';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { openTitular, type Titular } from '../core/titular';
+import { durabilityLostMessage, openTitular, type Titular } from '../core/titular';
 import { BridgeSessions } from '../core/http/bridge';
 import { findUpwards } from '../core/paths';
 import { buildHttpApi, closeHttpApi } from '../core/http/server';
@@ -10,6 +10,8 @@ import { ListenConfigError, parseAllowedOrigins, parsePort } from '../core/http/
 import { buildStartupApp } from '../core/http/startup-app';
 import { StartupGate } from '../core/startup/startup-gate';
 import { peekDataDir } from '../core/startup/peek-data-dir';
+import { keyFileWithoutDatabase, refuseUnwritableDataDir } from '../core/db/storage-errors';
+import { isAddressInUse, portInUseMessage } from '../core/http/listen-failure';
 import { keyfileProvider } from '../core/vault/keyfile-provider';
 import { PassphraseEnvironmentError, passphraseFromEnvironment } from '../core/vault/passphrase-environment';
 import type { FastifyInstance } from 'fastify';
@@ -130,6 +132,11 @@ async function main(): Promise<void> {
   const log = values.log ? (line: string) => process.stdout.write(`${line}\n`) : undefined;
   // The reason behind each GE500 of Titular's own (a full disk in words), with or without --log.
   const fault = (line: string) => process.stderr.write(`${line}\n`);
+  // A WAL flush the disk did not confirm: stop now, as a crash would, answering none of its lookups.
+  const onDurabilityLost = (error: Error, dir: string) => {
+    process.stderr.write(`titular serve: ${durabilityLostMessage(error, dir)}\n`);
+    process.exit(1);
+  };
   const rendererDir = values.ui ? rendererDirOrThrow() : null;
 
   let titular: Titular | null = null;
@@ -142,13 +149,18 @@ async function main(): Promise<void> {
     return buildHttpApi(core, { log, fault, corsOrigins, ui: rendererDir && sessions ? { rendererDir, sessions } : undefined });
   };
 
+  // Another user's files or a read-only disk: refused before anything reads them (a read makes a -wal
+  // and -shm that only the database's owner could narrow), instead of starting and failing each lookup.
+  refuseUnwritableDataDir(dataDir);
   if (!rendererDir) {
     // Without the browser's first-run screen there is nobody to set the directory up: opening it
     // would create its vault (a key file), fixing its protection before `titular init` chose it.
     if (peekDataDir(dataDir).organization === null) {
+      const earlierSetup = keyFileWithoutDatabase(dataDir);
+      if (earlierSetup) throw new Error(`${earlierSetup}; to start a new organization here instead, run \`titular init --new-organization\``);
       throw new Error(`no Titular data in ${dataDir}: run \`titular init\` first (or serve --ui to set it up in the browser)`);
     }
-    app = serveCore(openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir), synchronous }));
+    app = serveCore(openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir), synchronous, onFault: fault, onDurabilityLost }));
   } else {
     // Browser mode: the startup gate opens the core at once when it can (key file, or
     // TITULAR_PASSPHRASE); otherwise the page shows first-run setup or the unlock screen.
@@ -157,6 +169,8 @@ async function main(): Promise<void> {
     const gate = new StartupGate({
       dataDir,
       synchronous,
+      onFault: fault,
+      onDurabilityLost,
       passphrase,
       automaticProvider: (kind) => (kind === 'keyfile' ? keyFile() : null),
       newVaultProvider: keyFile,
@@ -181,7 +195,9 @@ async function main(): Promise<void> {
           const address = closing?.server.address();
           const listenPort = typeof address === 'object' && address ? address.port : port;
           await closing?.close();
-          await next.listen({ host: '127.0.0.1', port: listenPort });
+          await next.listen({ host: '127.0.0.1', port: listenPort }).catch((error: unknown) => {
+            throw isAddressInUse(error) ? new Error(portInUseMessage(listenPort, '--port')) : error;
+          });
           app = next;
           process.stdout.write(`Titular unlocked; API listening on http://127.0.0.1:${listenPort}\n`);
         })().catch((error: unknown) => {
@@ -230,7 +246,10 @@ async function main(): Promise<void> {
   // The terminal it ran in closed (or `titular` passed a SIGHUP on): stop the same way, not abruptly.
   process.on('SIGHUP', () => void stop('SIGHUP'));
 
-  const address = await app.listen({ host: '127.0.0.1', port });
+  const address = await app.listen({ host: '127.0.0.1', port }).catch((error: unknown) => {
+    closeCore();
+    throw isAddressInUse(error) ? new Error(portInUseMessage(port, '--port')) : error;
+  });
   if (sessions) sessions.settingsHost.listeningPort = Number(new URL(address).port);
   process.stdout.write(`Titular ${TITULAR_VERSION} API listening on ${address} (data: ${dataDir})\n`);
   if (gateApp) process.stdout.write('Titular is locked or not set up yet: open the URL below to continue\n');

@@ -20,6 +20,7 @@ import type Database from 'better-sqlite3';
 import { CHECKPOINT_INTERVAL_MS, checkpointNow, ensureCheckpointer, type CheckpointResult } from './wal-checkpointer';
 import { refreshDataVersion } from './write-invalidated-cache';
 import { WalFlusher } from './wal-flusher';
+import { DataFilesGuard, dataFilesMovedError } from './data-files-guard';
 
 /** Writes after which a sustained load is assumed and checkpoints move off the event loop. */
 const BACKGROUND_CHECKPOINT_AFTER = 1000;
@@ -76,6 +77,18 @@ export interface CommitQueueOptions {
   folding?: readonly BatchFolding[];
   /** The background checkpointer's restart threshold and interval (defaults: wal-checkpointer.ts; tests use smaller ones). */
   checkpointer?: { restartFrames?: number; intervalMs?: number };
+  /**
+   * Durable mode: a WAL flush failed (EIO from the disk). Its writes are committed in SQLite's view but
+   * may not be on disk, and after a failed fsync the kernel may already have dropped them: no answer
+   * can be told truthfully (a success may be lost at the next power cut, a GE500 would deny a charge
+   * the database shows). So the writes it covered are never answered, every later write is refused,
+   * and this is called: the host stops as after a crash, and at the next start SQLite recovers what
+   * the disk really holds, which an Idempotency-Key retry then settles (PostgreSQL's answer to
+   * fsyncgate). Without it, the writes are rejected with the flush's error.
+   */
+  onFlushFailed?: (error: Error) => void;
+  /** The database's files were deleted or replaced while it ran (data-files-guard.ts): said once, with the refusal every write gets from then on. */
+  onFilesMoved?: (error: Error) => void;
 }
 
 /** Waiters released by a WAL flush: committed writes, and barriers of answers read from the database. */
@@ -108,6 +121,14 @@ export class CommitQueue {
   #holding = false;
   /** Date.now() before which the checkpointer's reports of a large WAL are ignored. */
   #restartQuietUntil = 0;
+  /** Set once a WAL flush failed with onFlushFailed given, or the files were moved: every write is refused with it. */
+  #stopped: Error | null = null;
+  /** A WAL flush failed (onFlushFailed): what waits for a flush is never answered, not even at close. */
+  #durabilityLost = false;
+  /** File databases: is the database still the one at its path (checked before each group commit)? */
+  readonly #files: DataFilesGuard | null;
+  readonly #onFilesMoved: ((error: Error) => void) | undefined;
+  readonly #onFlushFailed: ((error: Error) => void) | undefined;
   /** Date.now() when the batch now waiting for another process's write lock first found it taken. */
   #busySince: number | null = null;
   /** The group transaction's BEGIN IMMEDIATE fails at once on a taken lock (then retried, see BUSY_WAIT_MS). */
@@ -159,6 +180,9 @@ export class CommitQueue {
     this.#backgroundCheckpoints =
       (options.backgroundCheckpoints ?? true) && !sqlite.memory && sqlite.pragma('journal_mode', { simple: true }) === 'wal';
     this.#checkpointer = options.checkpointer ?? {};
+    this.#onFlushFailed = options.onFlushFailed;
+    this.#files = sqlite.memory ? null : new DataFilesGuard(sqlite.name);
+    this.#onFilesMoved = options.onFilesMoved;
   }
 
   /** True when answers wait for the WAL to reach the disk (synchronous=FULL). */
@@ -168,6 +192,7 @@ export class CommitQueue {
 
   /** Runs `write` inside the next group transaction; resolves once that transaction has committed (and, in durable mode, reached the disk). */
   enqueue<T>(write: () => T): Promise<T> {
+    if (this.#stopped) return Promise.reject(this.#stopped);
     return new Promise<T>((resolve, reject) => {
       this.#pending.push({ run: write, resolve: resolve as (value: unknown) => void, reject });
       if (!this.#scheduled) {
@@ -183,6 +208,7 @@ export class CommitQueue {
    * power loss could still undo. Null when there is nothing to wait for (always, unless durable).
    */
   settled(): Promise<void> | null {
+    if (this.#durabilityLost) return Promise.reject(this.#stopped);
     if (!this.#walFile || (!this.#syncing && this.#awaitingSync.length === 0)) return null;
     return new Promise<void>((resolve, reject) => {
       this.#awaitingSync.push((error) => (error ? reject(error) : resolve()));
@@ -197,6 +223,7 @@ export class CommitQueue {
    */
   #scheduledFlush(): void {
     this.#scheduled = false;
+    if (this.#stopped) return;
     if (this.#syncing || this.#holding) {
       this.#flushAfterSync = true;
       return;
@@ -239,7 +266,7 @@ export class CommitQueue {
    * place (a few ms, once). Then the WAL's descriptor is let go once the flush in flight ends.
    */
   close(): void {
-    if (this.#flusher && this.#awaitingSync.length > 0) {
+    if (this.#flusher && this.#awaitingSync.length > 0 && !this.#durabilityLost) {
       const waiting = this.#awaitingSync;
       this.#awaitingSync = [];
       let error: Error | null = null;
@@ -268,6 +295,13 @@ export class CommitQueue {
     const batch = this.#pending;
     if (batch.length === 0) return;
     this.#pending = [];
+    const moved = this.#files?.moved();
+    if (moved) {
+      this.#stopped = dataFilesMovedError(moved);
+      for (const item of batch) item.reject(this.#stopped);
+      this.#onFilesMoved?.(this.#stopped);
+      return;
+    }
     let results: { ok: boolean; value: unknown }[];
     try {
       this.#relaxed?.run();
@@ -347,6 +381,15 @@ export class CommitQueue {
       // The WAL is gone only when the database was closed, and closing checkpointed it with a sync.
       const lost = error && !((error as NodeJS.ErrnoException).code === 'ENOENT' && !this.sqlite.open) ? error : null;
       this.#syncing = false;
+      if (lost && this.#onFlushFailed) {
+        // See onFlushFailed: the writes it covered stay unanswered, and nothing more is committed.
+        this.#stopped = lost;
+        this.#durabilityLost = true;
+        for (const item of this.#pending) item.reject(lost);
+        this.#pending = [];
+        this.#onFlushFailed(lost);
+        return;
+      }
       for (const release of waiting) release(lost);
       // Commits what queued up meanwhile (unless a WAL restart holds it) and starts the next WAL flush.
       if (this.#flushAfterSync) this.#scheduledFlush();

@@ -7,6 +7,7 @@ import * as schema from './schema';
 import { findUpwards } from '../paths';
 import { stopCheckpointer } from './wal-checkpointer';
 import { applyMigrations } from './migrate';
+import { refuseUnwritableDataDir, storageErrorSaidPlainly } from './storage-errors';
 
 export type Db = BetterSQLite3Database<typeof schema>;
 
@@ -33,8 +34,16 @@ export interface OpenDatabaseOptions {
 const BUSY_TIMEOUT_MS = 5000;
 
 export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
+  const onDisk = options.file !== ':memory:';
+  const dataDir = path.dirname(options.file);
+  if (onDisk) refuseUnwritableDataDir(dataDir);
   ownerOnly(options.file);
-  const sqlite = new Database(options.file, { timeout: BUSY_TIMEOUT_MS });
+  let sqlite: Database.Database;
+  try {
+    sqlite = new Database(options.file, { timeout: BUSY_TIMEOUT_MS });
+  } catch (error) {
+    throw onDisk ? storageErrorSaidPlainly(error, dataDir) : error;
+  }
   try {
     switchToWal(sqlite);
     sqlite.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
@@ -64,7 +73,9 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
     };
   } catch (error) {
     sqlite.close();
-    throw error;
+    // A damaged database (a header that is not SQLite's, or a page of the schema) fails here, as SQLite's
+    // "file is not a database": said with the folder and the restore that repairs it.
+    throw onDisk ? storageErrorSaidPlainly(error, dataDir) : error;
   }
 }
 
@@ -114,6 +125,15 @@ function ownerOnly(file: string): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
+  narrowToOwner(file);
+}
+
+/**
+ * Narrows a database and its -wal and -shm files to 0600 where this process owns them. Also after a
+ * read-only look at one (startup/peek-data-dir.ts): reading a WAL database makes its -wal and -shm
+ * with the database file's mode.
+ */
+export function narrowToOwner(file: string): void {
   for (const part of [file, `${file}-wal`, `${file}-shm`]) {
     try {
       chmodSync(part, 0o600);

@@ -7,6 +7,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DATABASE_FILE } from '../titular';
 import { diskFullAtOpen, isDiskFull } from '../db/disk-full';
+import { narrowToOwner } from '../db/open';
+import { storageErrorSaidPlainly } from '../db/storage-errors';
 import type { MasterKeyProviderKind } from '../vault/master-key-provider';
 
 export interface DataDirPeek {
@@ -19,21 +21,24 @@ export interface DataDirPeek {
 export function peekDataDir(dataDir: string): DataDirPeek {
   const file = path.join(dataDir, DATABASE_FILE);
   if (!existsSync(file)) return { vault: null, organization: null };
-  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  let sqlite: Database.Database | undefined;
   try {
-    const has = (table: string) => sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
+    const read = (sqlite = new Database(file, { readonly: true, fileMustExist: true }));
+    const has = (table: string) => read.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
     const vault = has('vault_meta')
-      ? ((sqlite.prepare('SELECT provider FROM vault_meta WHERE id = 1').get() as { provider: MasterKeyProviderKind } | undefined)?.provider ?? null)
+      ? ((read.prepare('SELECT provider FROM vault_meta WHERE id = 1').get() as { provider: MasterKeyProviderKind } | undefined)?.provider ?? null)
       : null;
     const organization = has('organizations')
-      ? ((sqlite.prepare('SELECT name FROM organizations LIMIT 1').get() as { name: string } | undefined)?.name ?? null)
+      ? ((read.prepare('SELECT name FROM organizations LIMIT 1').get() as { name: string } | undefined)?.name ?? null)
       : null;
     return { vault, organization };
   } catch (error) {
     // Reading a WAL database sizes its -shm file: on a full disk that is "disk I/O error" (db/disk-full.ts).
     if (isDiskFull(error, dataDir)) throw diskFullAtOpen(dataDir);
-    throw error;
+    // Another user's database (SQLITE_CANTOPEN), or a damaged one (SQLITE_NOTADB): in words, with the fix.
+    throw storageErrorSaidPlainly(error, dataDir);
   } finally {
-    sqlite.close();
+    sqlite?.close();
+    narrowToOwner(file);
   }
 }

@@ -9,6 +9,7 @@
 // The state is read without migrating or writing anything, so a wrong passphrase changes nothing.
 import { openTitular, type Titular, type TitularOptions } from '../titular';
 import { peekDataDir, type DataDirPeek } from './peek-data-dir';
+import { refuseUnwritableDataDir } from '../db/storage-errors';
 import { TitularError, invalidParameter } from '../errors';
 import { checkInitialization } from '../users/users';
 import { passphraseProvider, MIN_PASSPHRASE_LENGTH } from '../vault/passphrase-provider';
@@ -95,6 +96,9 @@ export class StartupGate {
     if (this.#titular) return this.#titular;
     const passphrase = this.#startPassphrase;
     this.#startPassphrase = undefined;
+    // The start (the desktop's error box, serve --ui) refuses another user's files or a read-only disk
+    // in words, before the first read makes a -wal and -shm there.
+    refuseUnwritableDataDir(this.options.dataDir);
     const peek = this.#peek();
     if (!peek.vault || !peek.organization) return null;
     const provider =

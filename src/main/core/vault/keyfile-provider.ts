@@ -2,7 +2,9 @@
 // secrets out of the database file (a copied .db alone reveals nothing); a passphrase or the OS
 // keychain is stronger, since anyone who can read the data directory can read this file.
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { accessProblem } from '../access-problem';
 import { open, seal } from './aes-gcm';
 import { VaultUnlockError, type MasterKeyProvider, type WrappedDataKey } from './master-key-provider';
 
@@ -13,8 +15,16 @@ export function keyfileProvider(file: string): MasterKeyProvider {
     if (!existsSync(file)) {
       throw new VaultUnlockError(`The vault's key file is missing (${file}); restore it from your backup`);
     }
-    const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-    if (key.length !== 32) throw new VaultUnlockError(`The vault's key file is damaged (${file})`);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new VaultUnlockError(unreadable(file, error));
+    }
+    // It unwraps every stored secret: owner-only, as the database is narrowed at every open (db/open.ts).
+    narrowToOwner(file);
+    const key = Buffer.from(text.trim(), 'base64');
+    if (key.length !== 32) throw new VaultUnlockError(`The vault's key file is damaged (${file}); restore it from your backup`);
     return key;
   }
   return {
@@ -39,6 +49,21 @@ export function keyfileProvider(file: string): MasterKeyProvider {
       }
     },
   };
+}
+
+/** Why the key file could not be read, in words: another user's file (its owner and mode), not EACCES. */
+function unreadable(file: string, error: unknown): string {
+  const problem = accessProblem(file, { need: 'read', dataDir: path.dirname(file), label: "The vault's key file" });
+  return problem ?? `The vault's key file ${file} cannot be read (${(error as Error).message})`;
+}
+
+/** 0600 where this process owns it; another user's file is left as it is (reading it was enough). */
+function narrowToOwner(file: string): void {
+  try {
+    if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+  } catch {
+    // Another user's file (chmod is the owner's), or a read-only disk.
+  }
 }
 
 /**

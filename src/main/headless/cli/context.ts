@@ -5,6 +5,7 @@ import { DATABASE_FILE, openTitular, type Titular } from '../../core/titular';
 import type { Organization, User } from '../../core/users/users';
 import { headlessKeyProvider } from '../config';
 import { peekDataDir } from '../../core/startup/peek-data-dir';
+import { keyFileWithoutDatabase, refuseUnwritableDataDir } from '../../core/db/storage-errors';
 import { parseSynchronous } from '../../core/data-dir';
 import { folderProblem } from '../../core/folders';
 import { vaultProviderKind } from '../../core/vault/vault';
@@ -81,6 +82,8 @@ export function openCore(dataDir: string, env: NodeJS.ProcessEnv, vaultLocked = 
     keyProvider: headlessKeyProvider(dataDir, env),
     // Checked before any command runs (run.ts): a value other than NORMAL or FULL never gets here.
     synchronous: parseSynchronous(env.TITULAR_SYNCHRONOUS) ?? 'NORMAL',
+    // A long command (a bulk run) lives through housekeeping ticks: what fails there goes to stderr.
+    onFault: (line) => process.stderr.write(`titular: ${line}\n`),
   });
 }
 
@@ -93,9 +96,13 @@ export function openSession(base: BaseContext, access: 'user' | 'admin', asEmail
   // the same way for `init` and `restore`), not as "run titular init first", which would fail on it.
   const problem = folderProblem(base.dataDir, 'The data directory');
   if (problem) throw new CliError(problem);
+  // Another user's files or a read-only disk: said before anything reads them (core/db/storage-errors.ts).
+  refuseUnwritableDataDir(base.dataDir);
   // No organization yet (no database, or one a failed first run left): opening it would create its
   // vault, fixing its protection before `init` chose it.
   if (peekDataDir(base.dataDir).organization === null) {
+    const earlierSetup = keyFileWithoutDatabase(base.dataDir);
+    if (earlierSetup) throw new CliError(`${earlierSetup}; to start a new organization here instead, run \`titular init --new-organization\``);
     throw new CliError(`No Titular data in ${base.dataDir}: run \`titular init\` first, or pass --data-dir`);
   }
   const titular = openCore(base.dataDir, base.env, vaultLocked);

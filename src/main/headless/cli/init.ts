@@ -2,7 +2,8 @@
 import { keyFileOf } from '../../core/data-dir';
 import { vaultProviderKind } from '../../core/vault/vault';
 import { checkInitialization } from '../../core/users/users';
-import { UsageError, requiredString } from './args';
+import { UsageError, booleanOption, requiredString } from './args';
+import { keyFileWithoutDatabase } from '../../core/db/storage-errors';
 import { CliError, openCore, type CommandSpec } from './context';
 
 // Same shape the core accepts; checked here too so a typo fails before anything is created.
@@ -11,12 +12,16 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const initCommands: CommandSpec[] = [
   {
     name: 'init',
-    synopsis: '--org NAME --admin-name NAME --admin-email EMAIL',
+    synopsis: '--org NAME --admin-name NAME --admin-email EMAIL [--new-organization]',
     summary: 'Initialize a data directory: organization, first admin, vault',
     details: [
       '--org NAME            the organization name',
       '--admin-name NAME     the first admin user',
       '--admin-email EMAIL   their email (identifies them in --as and --owner)',
+      '--new-organization    set up a folder that holds the key file (master.key) of an earlier',
+      '                      setup but no database, which init otherwise refuses: what that setup',
+      '                      recorded is not there (if you have a backup, `titular restore FOLDER`',
+      '                      brings it back instead); a key-file vault keeps using that master.key',
       '',
       'The vault is protected by a passphrase when TITULAR_PASSPHRASE (8+ characters) or',
       'TITULAR_PASSPHRASE_FILE (a file holding it) is set, otherwise by a random key file',
@@ -26,6 +31,7 @@ export const initCommands: CommandSpec[] = [
       org: { type: 'string' },
       'admin-name': { type: 'string' },
       'admin-email': { type: 'string' },
+      'new-organization': { type: 'boolean' },
     },
     access: 'setup',
     run(ctx) {
@@ -36,6 +42,12 @@ export const initCommands: CommandSpec[] = [
       // The whole form is checked before the data directory is opened (which creates its database
       // and vault): a refused first run leaves nothing that fixes the vault's protection.
       checkInitialization({ orgName, adminName, adminEmail });
+      // A folder whose database was deleted (or emptied) beside its key file is not a new one: a new
+      // organization there would start from nothing where the data of the earlier one is missed.
+      const earlierSetup = keyFileWithoutDatabase(ctx.dataDir);
+      if (earlierSetup && !booleanOption(ctx.values, 'new-organization')) {
+        throw new CliError(`${earlierSetup}. To set up a new organization here anyway, pass --new-organization; nothing was changed`);
+      }
 
       const titular = openCore(ctx.dataDir, ctx.env);
       try {

@@ -2,6 +2,7 @@
 // directory, runs it, closes the core, and maps failures to exit codes
 // (0 success, 1 operation failed, 2 invalid command line).
 import { DISK_FULL_MESSAGE, isDiskFull } from '../../core/db/disk-full';
+import { storageFault } from '../../core/db/storage-errors';
 import { TitularError } from '../../core/errors';
 import { VaultUnlockError } from '../../core/vault/master-key-provider';
 import { VaultLockedError } from '../../core/vault/vault';
@@ -181,6 +182,12 @@ function report(out: Output, error: unknown, command: string | undefined, env: N
   // The one fault of the database its user can fix: said in words (db/disk-full.ts), exit 1.
   if (isDiskFull(error, dataDir)) {
     out.error(`${prefix} ${DISK_FULL_MESSAGE}`);
+    return EXIT_FAILED;
+  }
+  // A damaged database, or one this user cannot write: the folder and the fix (db/storage-errors.ts), exit 1.
+  const storage = dataDir === undefined ? null : storageFault(error, dataDir);
+  if (storage !== null) {
+    out.error(`${prefix} ${storage}`);
     return EXIT_FAILED;
   }
   const err = error as { name?: string; code?: string; message?: string; stack?: string };
