@@ -59,7 +59,7 @@ const RULES: readonly Rule[] = [
   [/^from must not be after to$/, () => 'La fecha "desde" no puede ser posterior a "hasta".'],
   [/^More than (\d+) entries/, (max) => `Hay más de ${Number(max).toLocaleString('es-AR')} entradas: acotá las fechas, o usá titular history export.`],
   // Bulk jobs
-  [/^The CSV has no "identifier" column: its first line is ("(?:[^"\\]|\\.)*")/, (line) => `El CSV no tiene una columna "identifier": su primera línea es ${line}. Llamá "identifier" (o "identificador") a la columna de CBU, CVU o alias.`],
+  [/^The CSV has no "identifier" column: its first line is ("(?:[^"\\]|\\.)*")/, (line) => `El CSV no tiene una columna "identifier": su primera línea es ${line}. Llamá "identifier" (o "identificador", "cbu", "alias", "cuit") a la columna de CBU, CVU o alias.`],
   [/^The input has no identifiers/, () => 'La lista no tiene identificadores: uno por línea, o un CSV con una columna "identifier".'],
   [/^The input has more than ([\d,.]+) rows/, (max) => `La lista tiene más de ${max.replace(/,/g, '.')} filas: dividila en archivos más chicos.`],
   [/^Line (\d+): unterminated quoted field/, (line) => `Línea ${line}: una comilla (") nunca se cierra.`],

@@ -120,9 +120,18 @@ ${CBU_B},b
     ]);
   });
 
+  it('reads a column a spreadsheet names by what it holds (CBU, Alias, CUIT) as the identifier column', () => {
+    // A one-column export whose first cell says "CBU": its header, not an invalid first row.
+    expect(parseBulkInput(`CBU\n${CBU_A}\n`, 'cbu').rows.map((r) => [r.row, r.item?.key, r.invalid])).toEqual([[2, `CBU:${CBU_A}`, null]]);
+    // The directory file's own layout: the cbu column is read, the others ignored.
+    expect(parseBulkInput(`cbu,alias,account_type\n${CBU_A},,CA\n`, 'cbu').items.map((i) => i.identifier)).toEqual([CBU_A]);
+    expect(parseBulkInput('Alias;Nombre\r\nmaria.gonzalez.cc;María\r\n', 'cbu').items.map((i) => [i.identifier, i.type])).toEqual([['maria.gonzalez.cc', 'alias']]);
+    expect(parseBulkInput('CUIT\n20-12345678-6\n', 'informes').items.map((i) => i.identifier)).toEqual(['20123456786']);
+  });
+
   it('refuses a CSV whose header names no identifier column, instead of refusing each of its rows', () => {
     for (const [content, first] of [
-      [`cbu,name\n${CBU_A},x\n`, 'cbu,name'],
+      [`numero,name\n${CBU_A},x\n`, 'numero,name'],
       [`\uFEFFcuenta;titular\r\n${CBU_A};y\r\n`, 'cuenta;titular'],
     ]) {
       let message = '';
@@ -132,8 +141,8 @@ ${CBU_B},b
         expect(error).toBeInstanceOf(BulkInputError);
         message = (error as Error).message;
       }
-      expect(message).toBe(`The CSV has no "identifier" column: its first line is "${first}"; name the column of CBUs, CVUs or aliases "identifier" (or "identificador")`);
-      expect(serverMessageInSpanish(message)).toBe(`El CSV no tiene una columna "identifier": su primera línea es "${first}". Llamá "identifier" (o "identificador") a la columna de CBU, CVU o alias.`);
+      expect(message).toBe(`The CSV has no "identifier" column: its first line is "${first}"; name the column of CBUs, CVUs or aliases "identifier" (or "identificador", "cbu", "alias", "cuit")`);
+      expect(serverMessageInSpanish(message)).toBe(`El CSV no tiene una columna "identifier": su primera línea es "${first}". Llamá "identifier" (o "identificador", "cbu", "alias", "cuit") a la columna de CBU, CVU o alias.`);
     }
     // A key pasted into that line is not repeated by the error.
     expect(() => parseBulkInput(`sk_live_${'K'.repeat(32)},x\n${CBU_A}\n`, 'cbu')).toThrow('its first line is "sk_live_***,x"');

@@ -52,7 +52,7 @@ export function bulkInputHash(product: ProductSlug, content: string): string {
 
 export function parseBulkInput(content: string, product: ProductSlug): BulkInput {
   const text = content.startsWith('\uFEFF') ? content.slice(1) : content;
-  // The first non-blank line decides: a header naming an `identifier` column makes a CSV (quoted
+  // The first non-blank line decides: a header naming an identifier column makes a CSV (quoted
   // cells may span lines); anything else is a list, one identifier per physical line.
   const firstLine = /^[^\n]*\S[^\n]*$/m.exec(text)?.[0].replace(/\r$/, '') ?? '';
   const delimiter = bulkCsvDelimiter(firstLine);
@@ -63,7 +63,7 @@ export function parseBulkInput(content: string, product: ProductSlug): BulkInput
   // no identifier column. Read as a list, each of its rows would be refused one by one, and the run
   // would "complete" having looked up nothing.
   if (!csv && /[,;\t]/.test(firstLine)) {
-    throw new BulkInputError(`The CSV has no "identifier" column: its first line is ${JSON.stringify(maskKeys(firstLine).slice(0, 80))}; name the column of CBUs, CVUs or aliases "identifier" (or "identificador")`);
+    throw new BulkInputError(`The CSV has no "identifier" column: its first line is ${JSON.stringify(maskKeys(firstLine).slice(0, 80))}; name the column of CBUs, CVUs or aliases "identifier" (or "identificador", "cbu", "alias", "cuit")`);
   }
   const typeColumn = csv ? header.findIndex((c) => TYPE_HEADERS.has(c)) : -1;
   const records = csv ? csvRecords(text, delimiter) : listRecords(text);
