@@ -345,7 +345,8 @@ export class CommitQueue {
    */
   #waitForLock(batch: Pending[], error: unknown): boolean {
     const code = (error as { code?: unknown } | null)?.code;
-    if (code !== 'SQLITE_BUSY' || !this.sqlite.open) return false;
+    // SQLITE_BUSY, or an extended one (SQLITE_BUSY_RECOVERY: another connection is recovering the WAL).
+    if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY') || !this.sqlite.open) return false;
     const now = Date.now();
     this.#busySince ??= now;
     if (now - this.#busySince >= BUSY_WAIT_MS) {
