@@ -127,7 +127,7 @@ describe('the core\'s messages, in Spanish', () => {
       'El disco no confirmó una escritura en /datos (EIO): Titular se detuvo. Las consultas que esperaban no se respondieron y no se registró nada después. Revisá el disco y volvé a abrir Titular; una consulta que quedó sin respuesta puede o no estar registrada: reenviala con su Idempotency-Key.',
     );
     expect(serverMessageInSpanish(dataFilesMovedError('/datos/titular.db').message)).toBe(
-      'Los archivos de datos de Titular se borraron o reemplazaron mientras funcionaba (/datos/titular.db): no se registra ni se cobra nada más. Cerrá Titular, revisá su carpeta de datos (restaurá una copia de seguridad si ya no está) y volvé a abrirlo.',
+      'Los archivos de datos de Titular se borraron, reemplazaron o dejaron de estar accesibles mientras funcionaba (/datos/titular.db): no se registra ni se cobra nada más. Cerrá Titular, revisá su carpeta de datos (restaurá una copia de seguridad si ya no está) y volvé a abrirlo.',
     );
     expect(serverMessageInSpanish(diskFullAtOpen('/home/ana/.local/share/titular').message)).toBe(
       'El disco donde está /home/ana/.local/share/titular está lleno: Titular no puede abrir sus datos. Liberá espacio en ese disco y volvé a intentar.',

@@ -125,6 +125,8 @@ export class CommitQueue {
   #stopped: Error | null = null;
   /** A WAL flush failed (onFlushFailed): what waits for a flush is never answered, not even at close. */
   #durabilityLost = false;
+  /** close() ran: nothing new is taken, and no flush is started but close()'s own. */
+  #closed = false;
   /** File databases: is the database still the one at its path (checked before each group commit)? */
   readonly #files: DataFilesGuard | null;
   readonly #onFilesMoved: ((error: Error) => void) | undefined;
@@ -193,6 +195,7 @@ export class CommitQueue {
   /** Runs `write` inside the next group transaction; resolves once that transaction has committed (and, in durable mode, reached the disk). */
   enqueue<T>(write: () => T): Promise<T> {
     if (this.#stopped) return Promise.reject(this.#stopped);
+    if (this.#closed) return Promise.reject(new Error('Titular is closing: nothing more is recorded'));
     return new Promise<T>((resolve, reject) => {
       this.#pending.push({ run: write, resolve: resolve as (value: unknown) => void, reject });
       if (!this.#scheduled) {
@@ -266,6 +269,7 @@ export class CommitQueue {
    * place (a few ms, once). Then the WAL's descriptor is let go once the flush in flight ends.
    */
   close(): void {
+    this.#closed = true;
     if (this.#flusher && this.#awaitingSync.length > 0 && !this.#durabilityLost) {
       const waiting = this.#awaitingSync;
       this.#awaitingSync = [];
@@ -298,6 +302,13 @@ export class CommitQueue {
     const moved = this.#files?.moved();
     if (moved) {
       this.#stopped = dataFilesMovedError(moved);
+      // Every other write of this connection too (a purchase, a key change, a setting): nothing more
+      // goes into files nobody will find again, or beside a -shm another process made.
+      try {
+        this.sqlite.pragma('query_only = 1');
+      } catch {
+        // a connection already closed writes nothing anyway
+      }
       for (const item of batch) item.reject(this.#stopped);
       this.#onFilesMoved?.(this.#stopped);
       return;
@@ -314,6 +325,7 @@ export class CommitQueue {
       }
     } catch (error) {
       if (waitBetweenAttempts && this.#waitForLock(batch, error)) return;
+      this.#busySince = null;
       for (const item of batch) item.reject(error);
       return;
     }
@@ -374,6 +386,14 @@ export class CommitQueue {
   /** One flush at a time; whatever committed while it ran waits for the next one. */
   #startSync(): void {
     if (this.#syncing || this.#awaitingSync.length === 0) return;
+    if (this.#closed) {
+      // Asked for after close() (an answer read from the database while shutting down): its flusher is
+      // gone, and a flush that cannot start is no disk failure. close() flushed every commit there was.
+      const waiting = this.#awaitingSync;
+      this.#awaitingSync = [];
+      for (const release of waiting) release(new Error('Titular is closing'));
+      return;
+    }
     const walFile = this.#walFile!;
     const waiting = this.#awaitingSync;
     this.#awaitingSync = [];

@@ -56,7 +56,7 @@ export function titleForCode(code: string, m: Messages, context: 'account' | 're
 function knownTitle(code: string, message: string, m: Messages): string | null {
   if (DISK_FULL.test(message)) return m.errors.diskFull;
   // Writes refused for good until a restart: the sentence says what happened and what to do.
-  if (code === 'GE500' && /^Titular's data files were deleted or replaced/.test(message)) return serverMessage(message, m).text;
+  if (code === 'GE500' && /^Titular's data files were deleted, replaced or made unreachable/.test(message)) return serverMessage(message, m).text;
   // Wrong passphrases in a row are slowed down: the title says for how long (in the screen's language).
   if (code === 'RATE_LIMITED' && /wrong passphrases/i.test(message)) return serverMessage(message, m).text;
   // A lookup sent to the remote API while the vault is locked: who can fix it, not "try again later".
