@@ -1,6 +1,7 @@
 // Consulta: a lookup that resolves, a CBU with a bad check digit or a stray letter, a valid CBU that is not found, and a full disk.
 import { ACCOUNTS, BAD_CHECK_DIGIT_CBU, NOT_FOUND_CBU } from './data';
 import { DISK_FULL_MESSAGE } from '../src/main/core/db/disk-full';
+import { DATABASE_BUSY_MESSAGE } from '../src/main/core/db/database-busy';
 import { expect, goTo, lookup, openApp, readBalance, test } from './fixtures';
 
 test('a CBU in the directory shows holder, CUIL, bank and account type, and uses one credit', async ({ page, state }) => {
@@ -271,7 +272,19 @@ test('"Tipo de identificador" sits above its buttons in both languages, from 102
   }
 });
 
-test('a full disk is said in Spanish, as the one fault the user can fix, and the button does not say it cost a credit', async ({ page, state }) => {
+test('a database another process keeps busy is said in Spanish: nothing was charged, try again shortly', async ({ page, state }) => {
+  await page.route('**/bridge/lookup.account', (route) =>
+    route.fulfill({ json: { ok: false, error: { code: 'GE500', message: DATABASE_BUSY_MESSAGE, status: 503 } } }),
+  );
+  await openApp(page, state);
+  expect(await lookup(page, ACCOUNTS.nacion.cbu)).toBe('error');
+  const error = page.getByTestId('lookup-error');
+  await expect(error).toContainText('La base de datos de Titular está ocupada: otro proceso de Titular la tiene tomada. No se registró ni se cobró nada; probá de nuevo en unos segundos.');
+  await expect(error).not.toContainText('is busy');
+  await expect(page.getByTestId('lookup-submit')).toHaveText('Consultar');
+});
+
+test('a full disk is said in Spanish, as a fault the user can fix, and the button does not say it cost a credit', async ({ page, state }) => {
   // The channel's answer when the data's disk is full (test/reliability/disk-full.test.ts gets it from the core).
   await page.route('**/bridge/lookup.account', (route) => route.fulfill({ json: { ok: false, error: { code: 'GE500', message: DISK_FULL_MESSAGE, status: 500 } } }));
   await openApp(page, state);

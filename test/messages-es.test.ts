@@ -10,6 +10,7 @@ import { peekDataDir } from '../src/main/core/startup/peek-data-dir';
 import { TitularError } from '../src/main/core/errors';
 import { diskFullAtOpen, diskFullError } from '../src/main/core/db/disk-full';
 import { dataFilesMovedError } from '../src/main/core/db/data-files-guard';
+import { databaseBusyError } from '../src/main/core/db/database-busy';
 import { durabilityLostMessage } from '../src/main/core/titular';
 import { parseBulkInput } from '../src/main/core/bulk/bulk-input';
 import { failed, found } from '../src/main/core/lookup/lookup-record';
@@ -126,6 +127,7 @@ describe('the core\'s messages, in Spanish', () => {
     expect(serverMessageInSpanish(durabilityLostMessage(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }), '/datos'))).toBe(
       'El disco no confirmó una escritura en /datos (EIO): Titular se detuvo. Las consultas que esperaban no se respondieron y no se registró nada después. Revisá el disco y volvé a abrir Titular; una consulta que quedó sin respuesta puede o no estar registrada: reenviala con su Idempotency-Key.',
     );
+    expect(serverMessageInSpanish(databaseBusyError().message)).toBe('La base de datos de Titular está ocupada: otro proceso de Titular la tiene tomada. No se registró ni se cobró nada; probá de nuevo en unos segundos.');
     expect(serverMessageInSpanish(dataFilesMovedError('/datos/titular.db').message)).toBe(
       'Los archivos de datos de Titular se borraron, reemplazaron o dejaron de estar accesibles mientras funcionaba (/datos/titular.db): no se registra ni se cobra nada más. Cerrá Titular, revisá su carpeta de datos (restaurá una copia de seguridad si ya no está) y volvé a abrirlo.',
     );

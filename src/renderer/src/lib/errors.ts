@@ -36,6 +36,9 @@ export function serverMessage(message: string, m: Messages): { text: string; inE
   return spanish === null ? { text: message, inEnglish: true } : { text: spanish, inEnglish: false };
 }
 
+/** The core's other storage faults (db/database-busy.ts, db/data-files-guard.ts, db/storage-errors.ts). */
+const STORAGE_FAULTS = [/^Titular's database is busy/, /^Titular's data files were deleted, replaced or made unreachable/, /^The database in .+ is damaged/, /^Titular cannot write its database/];
+
 /** The core's sentences for a full disk (src/main/core/db/disk-full.ts): a write, or opening the data. */
 const DISK_FULL = /^The disk holding .+ is full/;
 
@@ -55,8 +58,8 @@ export function titleForCode(code: string, m: Messages, context: 'account' | 're
  */
 function knownTitle(code: string, message: string, m: Messages): string | null {
   if (DISK_FULL.test(message)) return m.errors.diskFull;
-  // Writes refused for good until a restart: the sentence says what happened and what to do.
-  if (code === 'GE500' && /^Titular's data files were deleted, replaced or made unreachable/.test(message)) return serverMessage(message, m).text;
+  // The other storage faults its user can act on: the sentence says what happened and what to do.
+  if (code === 'GE500' && STORAGE_FAULTS.some((fault) => fault.test(message))) return serverMessage(message, m).text;
   // Wrong passphrases in a row are slowed down: the title says for how long (in the screen's language).
   if (code === 'RATE_LIMITED' && /wrong passphrases/i.test(message)) return serverMessage(message, m).text;
   // A lookup sent to the remote API while the vault is locked: who can fix it, not "try again later".
