@@ -21,6 +21,7 @@ import { CHECKPOINT_INTERVAL_MS, checkpointNow, ensureCheckpointer, type Checkpo
 import { refreshDataVersion } from './write-invalidated-cache';
 import { WalFlusher } from './wal-flusher';
 import { DataFilesGuard, dataFilesMovedError } from './data-files-guard';
+import { isDatabaseBusy } from './database-busy';
 
 /** Writes after which a sustained load is assumed and checkpoints move off the event loop. */
 const BACKGROUND_CHECKPOINT_AFTER = 1000;
@@ -356,9 +357,8 @@ export class CommitQueue {
    * writes are rejected with SQLITE_BUSY: the API answers 503). False when it is not that, or too late.
    */
   #waitForLock(batch: Pending[], error: unknown): boolean {
-    const code = (error as { code?: unknown } | null)?.code;
-    // SQLITE_BUSY, or an extended one (SQLITE_BUSY_RECOVERY: another connection is recovering the WAL).
-    if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY') || !this.sqlite.open) return false;
+    // Any busy code (SQLITE_BUSY_RECOVERY too: another connection is recovering the WAL), as the API tells it.
+    if (!isDatabaseBusy(error) || !this.sqlite.open) return false;
     const now = Date.now();
     this.#busySince ??= now;
     if (now - this.#busySince >= BUSY_WAIT_MS) {

@@ -3,14 +3,11 @@
 // once it lets go: a client is told to retry (503 with Retry-After), not that Titular is broken.
 import type Database from 'better-sqlite3';
 import { TitularError } from '../errors';
+import { hasCode } from './error-codes';
 
 /** SQLite's SQLITE_BUSY or SQLITE_LOCKED (and their extended codes), also as the cause of a wrapping error. */
 export function isDatabaseBusy(error: unknown): boolean {
-  for (let e = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))) return true;
-  }
-  return false;
+  return hasCode(error, (code) => code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }
 
 export const DATABASE_BUSY_MESSAGE = "Titular's database is busy: another Titular process holds it. Nothing was recorded or charged; retry shortly";

@@ -4,6 +4,7 @@
 // "database or disk is full", because it is the one internal fault its user can fix.
 import { statfsSync } from 'node:fs';
 import { TitularError } from '../errors';
+import { hasCode } from './error-codes';
 
 /** Less room than this on the data's disk makes an I/O error a full disk (see isDiskFull). */
 const NO_ROOM_BYTES = 1024 * 1024;
@@ -15,12 +16,8 @@ const NO_ROOM_BYTES = 1024 * 1024;
  * none (growing the -shm file as a connection opens: SQLITE_IOERR_SHMSIZE, measured on a full tmpfs).
  */
 export function isDiskFull(error: unknown, dataDir?: string): boolean {
-  for (let e = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (code === 'SQLITE_FULL' || code === 'ENOSPC') return true;
-    if (dataDir !== undefined && typeof code === 'string' && code.startsWith('SQLITE_IOERR')) return roomLeft(dataDir) < NO_ROOM_BYTES;
-  }
-  return false;
+  if (hasCode(error, (code) => code === 'SQLITE_FULL' || code === 'ENOSPC')) return true;
+  return dataDir !== undefined && hasCode(error, (code) => code.startsWith('SQLITE_IOERR')) && roomLeft(dataDir) < NO_ROOM_BYTES;
 }
 
 /** Bytes this user may still write on the disk holding `dir` (Infinity when it cannot be told). */

@@ -10,6 +10,7 @@ import { TitularError } from '../errors';
 import { accessProblem } from '../access-problem';
 import { DATABASE_FILE, KEY_FILE } from '../data-dir';
 import { isDiskFull } from './disk-full';
+import { causeChain, hasCode } from './error-codes';
 
 /**
  * Why this process cannot write the data directory's database: the database file, the folder (SQLite
@@ -39,7 +40,7 @@ export function refuseUnwritableDataDir(dataDir: string): void {
 
 /** SQLite's SQLITE_CORRUPT (a page that is not what it should be) or SQLITE_NOTADB (no database header), also as a cause. */
 export function isDamaged(error: unknown): boolean {
-  return someCode(error, (code) => code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB');
+  return hasCode(error, (code) => code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB');
 }
 
 /**
@@ -48,15 +49,7 @@ export function isDamaged(error: unknown): boolean {
  * change of owner fixes.
  */
 function isUnwritable(error: unknown): boolean {
-  return someCode(error, (code) => code.startsWith('SQLITE_CANTOPEN') || (code.startsWith('SQLITE_READONLY') && code !== 'SQLITE_READONLY_DBMOVED'));
-}
-
-function someCode(error: unknown, matches: (code: string) => boolean): boolean {
-  for (let e = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && matches(code)) return true;
-  }
-  return false;
+  return hasCode(error, (code) => code.startsWith('SQLITE_CANTOPEN') || (code.startsWith('SQLITE_READONLY') && code !== 'SQLITE_READONLY_DBMOVED'));
 }
 
 /** What a damaged database's owner does about it: the restore, which keeps the damaged files aside. */
@@ -89,9 +82,7 @@ export function storageErrorSaidPlainly(error: unknown, dataDir: string): unknow
 
 /** SQLite's own words ("file is not a database"), also under an error that wraps it. */
 function sqliteReason(error: unknown): string {
-  for (let e = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    if (String((e as { code?: unknown }).code).startsWith('SQLITE_')) return (e as Error).message;
-  }
+  for (const e of causeChain(error)) if (String(e.code).startsWith('SQLITE_')) return String(e.message);
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -1,8 +1,7 @@
 // Runs one CLI invocation: finds the command, parses its options strictly, opens the data
 // directory, runs it, closes the core, and maps failures to exit codes
 // (0 success, 1 operation failed, 2 invalid command line).
-import { DISK_FULL_MESSAGE, isDiskFull } from '../../core/db/disk-full';
-import { storageFault } from '../../core/db/storage-errors';
+import { saidPlainly } from '../../core/db/plain-faults';
 import { TitularError } from '../../core/errors';
 import { VaultUnlockError } from '../../core/vault/master-key-provider';
 import { VaultLockedError } from '../../core/vault/vault';
@@ -179,23 +178,16 @@ function report(out: Output, error: unknown, command: string | undefined, env: N
     out.error(`${prefix} ${error.message}`);
     return EXIT_FAILED;
   }
-  // The one fault of the database its user can fix: said in words (db/disk-full.ts), exit 1.
-  if (isDiskFull(error, dataDir)) {
-    out.error(`${prefix} ${DISK_FULL_MESSAGE}`);
-    return EXIT_FAILED;
-  }
-  // A damaged database, or one this user cannot write: the folder and the fix (db/storage-errors.ts), exit 1.
-  const storage = dataDir === undefined ? null : storageFault(error, dataDir);
-  if (storage !== null) {
-    out.error(`${prefix} ${storage}`);
+  // The database faults its user can act on (a full disk, another process's lock, a damaged or
+  // unwritable database), in the same words as the API and the desktop (db/plain-faults.ts), exit 1.
+  const said = saidPlainly(error, dataDir);
+  if (said instanceof TitularError) {
+    out.error(`${prefix} ${said.message}`);
     return EXIT_FAILED;
   }
   const err = error as { name?: string; code?: string; message?: string; stack?: string };
   if (err?.name === 'SqliteError') {
-    const busy = err.code === 'SQLITE_BUSY' || err.code === 'SQLITE_LOCKED';
-    out.error(
-      `${prefix} ${busy ? 'the database is busy (another Titular process is writing to it); try again' : `database error: ${err.message} (${err.code})`}`,
-    );
+    out.error(`${prefix} database error: ${err.message} (${err.code})`);
     if (env.TITULAR_DEBUG && err.stack) out.error(`${err.code}: ${err.stack}`);
     return EXIT_FAILED;
   }
