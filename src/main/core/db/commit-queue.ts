@@ -136,6 +136,8 @@ export class CommitQueue {
   #busySince: number | null = null;
   /** The group transaction's BEGIN IMMEDIATE fails at once on a taken lock (then retried, see BUSY_WAIT_MS). */
   readonly #noBusyWait: Database.Statement;
+  /** The last of the writes made alone (writeAlone), settled or not: the next one waits for it. */
+  #aloneQueue: Promise<unknown> = Promise.resolve();
   readonly #busyWait: Database.Statement;
 
   constructor(
@@ -300,18 +302,9 @@ export class CommitQueue {
     const batch = this.#pending;
     if (batch.length === 0) return;
     this.#pending = [];
-    const moved = this.#files?.moved();
+    const moved = this.#refusalOfMovedFiles();
     if (moved) {
-      this.#stopped = dataFilesMovedError(moved);
-      // Every other write of this connection too (a purchase, a key change, a setting): nothing more
-      // goes into files nobody will find again, or beside a -shm another process made.
-      try {
-        this.sqlite.pragma('query_only = 1');
-      } catch {
-        // a connection already closed writes nothing anyway
-      }
-      for (const item of batch) item.reject(this.#stopped);
-      this.#onFilesMoved?.(this.#stopped);
+      for (const item of batch) item.reject(moved);
       return;
     }
     let results: { ok: boolean; value: unknown }[];
@@ -349,6 +342,64 @@ export class CommitQueue {
       else this.#awaitingSync.push((error) => (error ? item.reject(error) : item.resolve(result.value)));
     });
     this.#startSync();
+  }
+
+  /**
+   * A write that is not a lookup's (a purchase, a key change, a setting, an audit entry of the
+   * desktop's), in a transaction of its own, now, with SQLite's own durability. A write lock another
+   * process holds is waited for between attempts, as the group commit waits (BUSY_RETRY_MS, up to
+   * BUSY_WAIT_MS; then SQLITE_BUSY, which the API and the screens say plainly), not in SQLite's busy
+   * handler, which would stall the event loop, and with it the API and every desktop channel, for up
+   * to 5 s. Refused like every write once the data files were moved. `write` may run more than once:
+   * it must be one transaction, which a taken lock leaves untouched. These writes are made in the
+   * order they were asked for, one after another: one asked while others wait goes behind them.
+   */
+  writeAlone<T>(write: () => T): Promise<T> {
+    const turn = this.#aloneQueue.then(() => this.#writeWhenFree(write));
+    this.#aloneQueue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  async #writeWhenFree<T>(write: () => T): Promise<T> {
+    const since = Date.now();
+    for (;;) {
+      if (this.#stopped) throw this.#stopped;
+      if (this.#closed) throw new Error('Titular is closing: nothing more is recorded');
+      const moved = this.#refusalOfMovedFiles();
+      if (moved) throw moved;
+      try {
+        this.#noBusyWait.run();
+        try {
+          return write();
+        } finally {
+          this.#busyWait.run();
+        }
+      } catch (error) {
+        if (!isDatabaseBusy(error) || !this.sqlite.open || Date.now() - since >= BUSY_WAIT_MS) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+    }
+  }
+
+  /**
+   * File databases: the refusal every write gets once the database, its -wal or its -shm is no longer
+   * the file at its path (data-files-guard.ts), or null while they are. The first time, the
+   * connection turns query_only and the host is told (onFilesMoved).
+   */
+  #refusalOfMovedFiles(): Error | null {
+    if (this.#stopped) return this.#stopped;
+    const moved = this.#files?.moved();
+    if (!moved) return null;
+    this.#stopped = dataFilesMovedError(moved);
+    // Every other write of this connection too (a housekeeping write, a bulk job's state): nothing
+    // more goes into files nobody will find again, or beside a -shm another process made.
+    try {
+      this.sqlite.pragma('query_only = 1');
+    } catch {
+      // a connection already closed writes nothing anyway
+    }
+    this.#onFilesMoved?.(this.#stopped);
+    return this.#stopped;
   }
 
   /**

@@ -80,8 +80,10 @@ const handlers: { [C in Channel]: Handler<C> } = {
     return { days };
   },
 
-  'credits.purchase': (titular, user, input) => {
-    const result = titular.ledger.addPurchase({ orgId: user.orgId, product: input.product, amount: input.amount, reference: input.reference, userId: user.id });
+  'credits.purchase': async (titular, user, input) => {
+    const result = await titular.commits.writeAlone(() =>
+      titular.ledger.addPurchase({ orgId: user.orgId, product: input.product, amount: input.amount, reference: input.reference, userId: user.id }),
+    );
     return { added: result.added, balance: result.balance };
   },
 
@@ -111,18 +113,20 @@ const handlers: { [C in Channel]: Handler<C> } = {
   }),
 
   'keys.create': (titular, user, input) =>
-    titular.keys.create({
-      orgId: user.orgId,
-      ownerUserId: user.id,
-      actorUserId: user.id,
-      name: input.name ?? null,
-      product: input.product,
-      scopes: input.scopes,
-      environment: input.environment,
-      ipWhitelist: input.ipWhitelist.map((e) => e.trim()).filter(Boolean),
-      expiresAt: input.expiresAt ? expiry(input.expiresAt) : null,
-      rateLimitPerSecond: input.rateLimitPerSecond ?? null,
-    }),
+    titular.commits.writeAlone(() =>
+      titular.keys.create({
+        orgId: user.orgId,
+        ownerUserId: user.id,
+        actorUserId: user.id,
+        name: input.name ?? null,
+        product: input.product,
+        scopes: input.scopes,
+        environment: input.environment,
+        ipWhitelist: input.ipWhitelist.map((e) => e.trim()).filter(Boolean),
+        expiresAt: input.expiresAt ? expiry(input.expiresAt) : null,
+        rateLimitPerSecond: input.rateLimitPerSecond ?? null,
+      }),
+    ),
 
   'keys.reveal': async (titular, user, input, session) => {
     // Revealing asks again. A passphrase vault wants its passphrase; otherwise the explicit
@@ -135,18 +139,18 @@ const handlers: { [C in Channel]: Handler<C> } = {
       const key = titular.keys.get(user.orgId, input.id);
       if (!(await session.confirmReveal(key.prefix))) throw new TitularError(403, 'FORBIDDEN', 'Reveal cancelled at the confirmation prompt');
     }
-    return { secret: titular.keys.reveal(user.orgId, input.id, user.id) };
+    return { secret: await titular.commits.writeAlone(() => titular.keys.reveal(user.orgId, input.id, user.id)) };
   },
 
-  'keys.rotate': (titular, user, input) => titular.keys.rotate(user.orgId, input.id, user.id),
+  'keys.rotate': (titular, user, input) => titular.commits.writeAlone(() => titular.keys.rotate(user.orgId, input.id, user.id)),
 
-  'keys.revoke': (titular, user, input) => ({ key: titular.keys.revoke(user.orgId, input.id, user.id) }),
+  'keys.revoke': async (titular, user, input) => ({ key: await titular.commits.writeAlone(() => titular.keys.revoke(user.orgId, input.id, user.id)) }),
 
   'audit.list': (titular, user, input) => ({ entries: titular.audit.list(user.orgId, { targetType: input.targetType, limit: input.limit }) }),
 
   'users.list': (titular, user) => ({ users: titular.users.list(user.orgId) }),
 
-  'users.add': (titular, user, input) => ({ user: titular.users.add(user.orgId, input, user.id) }),
+  'users.add': async (titular, user, input) => ({ user: await titular.commits.writeAlone(() => titular.users.add(user.orgId, input, user.id)) }),
 
   'vault.status': (titular) => ({
     locked: titular.vault.locked,
@@ -154,10 +158,10 @@ const handlers: { [C in Channel]: Handler<C> } = {
     autoLockMinutes: titular.settings.get('vault.autoLockMinutes'),
   }),
 
-  'vault.lock': (titular, user) => {
+  'vault.lock': async (titular, user) => {
     titular.lockVault();
     // Locking pauses remote lookups for every API client: the admins see who did it, and when.
-    titular.audit.record({ orgId: user.orgId, actorUserId: user.id, action: 'vault.locked', targetType: 'vault' });
+    await titular.commits.writeAlone(() => titular.audit.record({ orgId: user.orgId, actorUserId: user.id, action: 'vault.locked', targetType: 'vault' }));
     return { locked: true as const };
   },
 
@@ -181,11 +185,11 @@ const handlers: { [C in Channel]: Handler<C> } = {
         throw new TitularError(401, 'UNAUTHORIZED', error instanceof VaultUnlockError ? error.message : 'The vault could not be unlocked');
       }
     }
-    titular.audit.record({ orgId: user.orgId, actorUserId: user.id, action: 'vault.unlocked', targetType: 'vault' });
+    await titular.commits.writeAlone(() => titular.audit.record({ orgId: user.orgId, actorUserId: user.id, action: 'vault.unlocked', targetType: 'vault' }));
     return { locked: false as const };
   },
 
-  'users.setRole': (titular, user, input) => ({ user: titular.users.setRole(user.orgId, input.id, input.role, user.id) }),
+  'users.setRole': async (titular, user, input) => ({ user: await titular.commits.writeAlone(() => titular.users.setRole(user.orgId, input.id, input.role, user.id)) }),
 
   // A signed-in session means the gate is open (startup-handlers.ts answers before that).
   'startup.status': (titular) => ({

@@ -40,7 +40,7 @@ function protectionOf(titular: Titular): AppSettings['vaultProtection'] {
   return kind;
 }
 
-export function updateSettings(titular: Titular, user: User, input: ChannelInput<'settings.update'>, host: SettingsHost): AppSettings {
+export async function updateSettings(titular: Titular, user: User, input: ChannelInput<'settings.update'>, host: SettingsHost): Promise<AppSettings> {
   const { settings } = titular;
   const changed: Record<string, unknown> = {};
   const baseUrl = input.remote?.baseUrl;
@@ -74,22 +74,29 @@ export function updateSettings(titular: Titular, user: User, input: ChannelInput
   }
   if (input.remote?.timeoutMs !== undefined) stage('remote.timeoutMs', input.remote.timeoutMs);
   if (writes.length > 0) {
-    titular.db.transaction(() => {
-      for (const write of writes) write();
-      titular.audit.record({ orgId: user.orgId, actorUserId: user.id, action: 'settings.updated', targetType: 'settings', details: { ...changed, previous } });
-      if ('remote.baseUrl' in changed) {
-        dropKeyLeftBehind(titular, { orgId: user.orgId, actorUserId: user.id }, previous['remote.baseUrl'] as string | null, changed['remote.baseUrl'] as string | null);
-      }
-    });
+    await titular.commits.writeAlone(() =>
+      titular.db.transaction(() => {
+        for (const write of writes) write();
+        titular.audit.record({ orgId: user.orgId, actorUserId: user.id, action: 'settings.updated', targetType: 'settings', details: { ...changed, previous } });
+        if ('remote.baseUrl' in changed) {
+          dropKeyLeftBehind(titular, { orgId: user.orgId, actorUserId: user.id }, previous['remote.baseUrl'] as string | null, changed['remote.baseUrl'] as string | null);
+        }
+      }),
+    );
   }
   return readSettings(titular, host);
 }
 
-export function setUpstreamKey(titular: Titular, user: User, key: string, host: SettingsHost): AppSettings {
-  // The CLI's rules and audit entries (remote-config.ts); an empty key removes the stored one.
+export async function setUpstreamKey(titular: Titular, user: User, key: string, host: SettingsHost): Promise<AppSettings> {
+  // The CLI's rules and audit entries (remote-config.ts); an empty key removes the stored one. One
+  // transaction with its audit entry: writeAlone may run it again after another process's lock.
   const actor = { orgId: user.orgId, actorUserId: user.id };
   const trimmed = key.trim();
-  if (trimmed === '') deleteUpstreamKey(titular, actor);
-  else storeUpstreamKey(titular, actor, trimmed);
+  await titular.commits.writeAlone(() =>
+    titular.db.transaction(() => {
+      if (trimmed === '') deleteUpstreamKey(titular, actor);
+      else storeUpstreamKey(titular, actor, trimmed);
+    }),
+  );
   return readSettings(titular, host);
 }
