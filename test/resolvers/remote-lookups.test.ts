@@ -303,6 +303,35 @@ describe('upstream refusals that another attempt cannot fix', () => {
     expect(audited()).toHaveLength(before + 2);
   });
 
+  it("its audit entry does not hold the event loop while another process keeps the write lock: written after it, the lookup answered as usual", { timeout: 30_000 }, async () => {
+    f.upstream.setMode({ kind: 'ok' });
+    f.configureRemote();
+    expect((await lookupCbu(DIR.missing.cbu)).statusCode).toBe(200); // a success: the next rejection is a new incident
+    f.configureRemote({ key: 'sk_live_NotTheKeyTheUpstreamKnows000000' });
+    const audited = () => f.titular.audit.list(f.orgId, { targetType: 'settings' }).filter((e) => e.action === 'remote.upstream_error').length;
+    const before = audited();
+    const lock = new Database(path.join(f.dataDir, 'titular.db'));
+    lock.exec('BEGIN IMMEDIATE');
+    let answered = false;
+    const lastErrorBefore = f.titular.remote.status().lastError;
+    const pending = lookupCbu(DIR.missing.cbu).finally(() => (answered = true));
+    try {
+      // The upstream has refused the key (the resolver notes it just before its audit entry)...
+      while (f.titular.remote.status().lastError === lastErrorBefore) await new Promise((resolve) => setTimeout(resolve, 5));
+      // ...and a read is answered while the lookup (its history entry) waits for the lock. The audit
+      // entry used to be written in place, in SQLite's busy handler: 5 s with nothing answered, then a 500.
+      const balance = await getWithKey(f, '/api/v1/balance', key);
+      expect(balance.statusCode).toBe(200);
+      expect(answered).toBe(false);
+    } finally {
+      lock.exec('COMMIT');
+      lock.close();
+    }
+    expectUpstreamDown(await pending, 'cbu', f.balance('cbu'));
+    expect(audited()).toBe(before + 1);
+    f.configureRemote();
+  });
+
   it('a key the upstream echoes across the 200-character cut of its message leaves no part of itself behind', async () => {
     f.configureRemote({ key: UPSTREAM_KEY });
     // "Bearer " + the key starts at character 190: a cut before redaction kept its first characters.

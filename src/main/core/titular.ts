@@ -163,7 +163,20 @@ export function openTitular(options: TitularOptions): Titular {
   const settings = new Settings(db, sqlite);
   const secrets = new VaultSecrets(db, () => vault);
   const sandbox = new SandboxResolver();
-  const remote = new RemoteResolver({ settings, secrets, audit }, options.remote);
+  /** Why a write no request waits for failed, for the fault log. */
+  const backgroundFault = (error: unknown) =>
+    isDiskFull(error, dataDir) ? `the disk holding ${dataDir} is full` : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  // The remote resolver's audit entry (an upstream that refuses the key, an empty upstream wallet) is
+  // written beside a lookup, not as part of it: made alone, never waiting on the event loop for another
+  // process's lock, and a failure to write it is reported rather than failing the lookup.
+  const auditAside: Pick<AuditLog, 'record'> = {
+    record: (entry) => {
+      commits.writeAlone(() => audit.record(entry)).catch((error: unknown) => {
+        onFault?.(`error in the background: the audit entry ${entry.action} could not be written (${backgroundFault(error)})`);
+      });
+    },
+  };
+  const remote = new RemoteResolver({ settings, secrets, audit: auditAside }, options.remote);
   const resolvers = resolverSet({
     settings,
     sandbox,
@@ -182,8 +195,7 @@ export function openTitular(options: TitularOptions): Titular {
       // Not waiting in place for a lock another process keeps: that would stall every request.
       withoutBusyWait(sqlite, task);
     } catch (error) {
-      const reason = isDiskFull(error, dataDir) ? `the disk holding ${dataDir} is full` : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      onFault?.(`error in the background: ${what} failed (${reason}); tried again in a moment`);
+      onFault?.(`error in the background: ${what} failed (${backgroundFault(error)}); tried again in a moment`);
     }
   };
   const housekeeping = setInterval(() => {
