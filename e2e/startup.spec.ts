@@ -2,7 +2,8 @@
 // creates the organization with a vault passphrase; a restart without TITULAR_PASSPHRASE shows the
 // unlock screen; a wrong passphrase is refused; the right one opens the app on the same page and
 // the localhost API starts answering. Then the admin's Ajustes screen. Screenshots:
-// bienvenida.png, desbloqueo.png, ajustes.png.
+// bienvenida.png, desbloqueo.png, ajustes.png; bienvenida-instalacion-anterior.png (a folder with an
+// earlier setup's key file but no database).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -86,6 +87,8 @@ test('first run: the setup screen creates the organization with a vault passphra
   const setup = page.getByTestId('startup-setup');
   await expect(setup).toBeVisible();
   await expect(setup).toContainText('Bienvenido a Titular');
+  // A new folder: no earlier setup to warn about.
+  await expect(page.getByTestId('setup-earlier')).toHaveCount(0);
   // The language can be switched before there is an app to switch it in.
   await page.getByTestId('lang-switch').click();
   await expect(setup.locator('.splash-title')).not.toHaveText(/Bienvenido/);
@@ -311,5 +314,54 @@ test('a vault protected by a keychain this server cannot use: the screen says so
   } finally {
     await stop(keychainServer);
     rmSync(keychainDir, { recursive: true, force: true });
+  }
+});
+
+test('a folder with the key file of an earlier setup but no database: the setup screen says to restore, and starts over only when told to', async ({ page }) => {
+  // A key-file setup whose database was then deleted: what `titular init` refuses without --new-organization.
+  const earlierDir = mkdtempSync(path.join(os.tmpdir(), 'titular-e2e-earlier-'));
+  let earlierServer: Server | null = null;
+  try {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.TITULAR_PASSPHRASE;
+    execFileSync(process.execPath, [path.join(REPO, 'out/main/cli.js'), 'init', '--org', 'Acme Cobranzas', '--admin-name', 'Ada', '--admin-email', 'ada@acme.test', '--data-dir', earlierDir], { env });
+    for (const name of readdirSync(earlierDir)) if (name.startsWith('titular.db')) rmSync(path.join(earlierDir, name));
+    earlierServer = await start(earlierDir);
+    await page.goto(earlierServer.url);
+    const warning = page.getByTestId('setup-earlier');
+    await expect(warning).toContainText('Esta carpeta ya tuvo una instalación de Titular');
+    await expect(warning).toContainText(`En ${earlierDir} está el archivo de clave (master.key) de una instalación anterior, pero no su base de datos.`);
+    await expect(page.getByTestId('setup-earlier-restore')).toHaveText(`titular restore --data-dir "${earlierDir}" CARPETA`);
+    await page.getByTestId('setup-org').fill('Cooperativa Nueva');
+    await page.getByTestId('setup-name').fill('Bea Nueva');
+    await page.getByTestId('setup-email').fill('bea@nueva.test');
+    // Not ticked: the screen sends nothing, and says what to do.
+    await page.getByTestId('setup-submit').click();
+    await expect(page.getByTestId('startup-setup')).toContainText('Restaurá tu copia, o marcá que querés crear una organización nueva.');
+    await expect(page.getByTestId('setup-new-organization')).toHaveAttribute('aria-invalid', 'true');
+    expect(await wcagViolations(page)).toEqual([]);
+    await shoot(page, 'bienvenida-instalacion-anterior');
+    // Nor does the channel take a setup without the confirmation.
+    const refused = await page.evaluate(async () => {
+      const token = window.sessionStorage.getItem('titular.session');
+      const body = JSON.stringify({ organization: 'Cooperativa Nueva', adminName: 'Bea Nueva', adminEmail: 'bea@nueva.test' });
+      const response = await fetch('/bridge/startup.setup', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Session ${token}` }, body });
+      return response.json();
+    });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER', status: 409 } });
+    expect(readdirSync(earlierDir)).toEqual(['master.key']);
+    await page.getByTestId('lang-switch').click();
+    await expect(warning).toContainText('This folder has held a Titular setup before');
+    await expect(page.getByTestId('setup-earlier-restore')).toHaveText(`titular restore --data-dir "${earlierDir}" FOLDER`);
+    await page.getByTestId('lang-switch').click();
+
+    await page.getByTestId('setup-new-organization').check();
+    await expect(page.getByTestId('startup-setup')).not.toContainText('Restaurá tu copia');
+    await page.getByTestId('setup-submit').click();
+    await expect(page.getByTestId('session-user')).toHaveText('Bea Nueva', { timeout: SCRYPT_WAIT_MS });
+    await expect(page.getByTestId('session-org')).toHaveText('Cooperativa Nueva');
+  } finally {
+    await stop(earlierServer);
+    rmSync(earlierDir, { recursive: true, force: true });
   }
 });

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { serverMessageInSpanish } from '../src/shared/messages-es';
 import { peekDataDir } from '../src/main/core/startup/peek-data-dir';
+import { StartupGate } from '../src/main/core/startup/startup-gate';
 import { TitularError } from '../src/main/core/errors';
 import { diskFullAtOpen, diskFullError } from '../src/main/core/db/disk-full';
 import { dataFilesMovedError } from '../src/main/core/db/data-files-guard';
@@ -142,6 +143,20 @@ describe('the core\'s messages, in Spanish', () => {
       writeFileSync(path.join(dataDir, 'titular.db'), 'not a database, but long enough to be read as one'.repeat(4));
       expect(serverMessageInSpanish(messageOf(() => peekDataDir(dataDir)))).toBe(
         `La base de datos de ${dataDir} está dañada (file is not a database). Restaurá tu última copia de seguridad con \`titular restore CARPETA --data-dir ${dataDir}\`, con Titular cerrado (los archivos dañados se guardan aparte, no se borran).`,
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a first run beside an earlier setup\'s key file, as the setup screen meets it', () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'titular-earlier-'));
+    try {
+      writeFileSync(path.join(dataDir, 'master.key'), 'x');
+      const gate = new StartupGate({ dataDir, automaticProvider: () => null, newVaultProvider: () => null });
+      const refused = messageOf(() => gate.setup({ organization: 'Otra SA', adminName: 'Otra Admin', adminEmail: 'otra@otra.test', passphrase: 'una frase larga' }));
+      expect(serverMessageInSpanish(refused)).toBe(
+        `${dataDir} tiene el archivo de clave de una instalación anterior (master.key), pero no su base de datos: si Titular tenía datos acá, restaurá tu última copia de seguridad con \`titular restore CARPETA --data-dir ${dataDir}\`, con Titular cerrado. Para crear igual una organización nueva, confirmalo en esta pantalla. No se cambió nada.`,
       );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // The startup gate: first-run setup, the unlock of a passphrase vault, and that a wrong passphrase
 // changes nothing. Driven through the three startup channels (startup-handlers.ts), the same
 // dispatch the Electron shell and the headless browser mode use before anyone is signed in.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -57,7 +57,7 @@ describe('first run', () => {
   it('asks for setup, and for a passphrase where the computer has no keychain', () => {
     const dir = tempDir();
     const g = gate(dir);
-    expect(dispatchStartup(g, 'startup.status', {})).toEqual({ phase: 'setup', protection: null, passphraseRequired: true, organization: null, dataDir: dir });
+    expect(dispatchStartup(g, 'startup.status', {})).toEqual({ phase: 'setup', protection: null, passphraseRequired: true, organization: null, dataDir: dir, earlierSetup: false });
     expect(gate(tempDir(), { keychain: true }).status()).toMatchObject({ phase: 'setup', passphraseRequired: false });
   });
 
@@ -116,7 +116,7 @@ describe('a passphrase vault at start', () => {
     const dir = initialized();
     const g = gate(dir);
     expect(g.tryAutomatic()).toBeNull();
-    expect(dispatchStartup(g, 'startup.status', {})).toEqual({ phase: 'locked', protection: 'passphrase', passphraseRequired: true, organization: 'Acme Cobranzas', dataDir: dir });
+    expect(dispatchStartup(g, 'startup.status', {})).toEqual({ phase: 'locked', protection: 'passphrase', passphraseRequired: true, organization: 'Acme Cobranzas', dataDir: dir, earlierSetup: false });
     const before = readFileSync(path.join(dir, 'titular.db'));
     expectError(() => dispatchStartup(g, 'startup.unlock', { passphrase: 'otra frase cualquiera' }), 401, 'UNAUTHORIZED');
     expectError(() => dispatchStartup(g, 'startup.unlock', { passphrase: 'corta' }), 401, 'UNAUTHORIZED');
@@ -166,7 +166,7 @@ describe('a vault the host protects, when that protection is not available now',
     for (const t of opened.splice(0)) t.close();
     const g = gate(dir); // the key file's provider (standing for the keychain) is not offered
     expect(g.tryAutomatic()).toBeNull();
-    expect(dispatchStartup(g, 'startup.status', {})).toEqual({ phase: 'locked', protection: 'keyfile', passphraseRequired: false, organization: 'Acme Cobranzas', dataDir: dir });
+    expect(dispatchStartup(g, 'startup.status', {})).toEqual({ phase: 'locked', protection: 'keyfile', passphraseRequired: false, organization: 'Acme Cobranzas', dataDir: dir, earlierSetup: false });
     const refused = expectError(() => dispatchStartup(g, 'startup.unlock', { passphrase: PASSPHRASE }), 409, 'INVALID_PARAMETER');
     expect(refused.message).toMatch(/not protected by a passphrase but by a key file/);
     expect(g.titular).toBeNull();
@@ -179,7 +179,7 @@ describe('a vault the host protects, when that protection is not available now',
     rmSync(path.join(dir, 'master.key'));
     const g = gate(dir, { keychain: true }); // the key file's provider is offered, but the file is gone
     expect(g.tryAutomatic()).toBeNull();
-    expect(g.status()).toEqual({ phase: 'locked', protection: 'keyfile', passphraseRequired: false, organization: 'Acme Cobranzas', dataDir: dir });
+    expect(g.status()).toEqual({ phase: 'locked', protection: 'keyfile', passphraseRequired: false, organization: 'Acme Cobranzas', dataDir: dir, earlierSetup: false });
   });
 });
 
@@ -191,5 +191,61 @@ describe('a key-file vault at start', () => {
     const g = gate(dir, { keychain: true });
     expect(g.tryAutomatic()).not.toBeNull();
     expect(g.status()).toMatchObject({ phase: 'ready', protection: 'keyfile' });
+  });
+});
+
+describe('a folder holding the key file of an earlier setup but no database', () => {
+  /** A key-file setup whose database was then deleted (or emptied), as `titular init` finds it. */
+  function leftover(database: 'deleted' | 'empty'): { dir: string; key: string } {
+    const dir = tempDir();
+    dispatchStartup(gate(dir, { keychain: true }), 'startup.setup', setupInput);
+    for (const t of opened.splice(0)) t.close();
+    for (const name of readdirSync(dir)) if (name.startsWith('titular.db')) rmSync(path.join(dir, name));
+    if (database === 'empty') writeFileSync(path.join(dir, 'titular.db'), '');
+    return { dir, key: readFileSync(path.join(dir, 'master.key'), 'utf8') };
+  }
+  const newOrg = { organization: 'Otra SA', adminName: 'Otra Admin', adminEmail: 'otra@otra.test' };
+
+  it('is a setup that says so, on the desktop (a passphrase) and headless (the key file)', () => {
+    const { dir } = leftover('deleted');
+    expect(dispatchStartup(gate(dir), 'startup.status', {})).toEqual({ phase: 'setup', protection: null, passphraseRequired: true, organization: null, dataDir: dir, earlierSetup: true });
+    expect(gate(leftover('empty').dir, { keychain: true }).status()).toMatchObject({ phase: 'setup', earlierSetup: true });
+  });
+
+  it('is refused without the explicit confirmation, pointing to restore, and nothing is written', () => {
+    const { dir, key } = leftover('deleted');
+    const g = gate(dir, { keychain: true });
+    for (const input of [newOrg, { ...newOrg, newOrganization: false }, { ...newOrg, passphrase: PASSPHRASE }]) {
+      const refused = expectError(() => dispatchStartup(g, 'startup.setup', input), 409, 'INVALID_PARAMETER');
+      expect(refused.message).toBe(
+        `${dir} holds the key file of an earlier setup (master.key) but no database (titular.db is missing): if Titular had data here, restore your latest backup with \`titular restore FOLDER --data-dir ${dir}\`. To set up a new organization here anyway, confirm that you start a new one; nothing was changed`,
+      );
+    }
+    // Only a boolean: a confirmation is not guessed from anything else.
+    expectError(() => dispatchStartup(g, 'startup.setup', { ...newOrg, newOrganization: 'yes' }), 400, 'INVALID_PARAMETER');
+    expect(readdirSync(dir)).toEqual(['master.key']);
+    expect(readFileSync(path.join(dir, 'master.key'), 'utf8')).toBe(key);
+    expect(g.titular).toBeNull();
+    expect(g.status()).toMatchObject({ phase: 'setup', earlierSetup: true });
+  });
+
+  it('confirmed, starts a new organization there; a key-file vault keeps that master.key, as `init --new-organization`', () => {
+    const { dir, key } = leftover('empty');
+    const g = gate(dir, { keychain: true });
+    expect(dispatchStartup(g, 'startup.setup', { ...newOrg, newOrganization: true })).toEqual({
+      phase: 'ready',
+      protection: 'keyfile',
+      passphraseRequired: false,
+      organization: 'Otra SA',
+      dataDir: dir,
+      earlierSetup: false,
+    });
+    expect(readFileSync(path.join(dir, 'master.key'), 'utf8')).toBe(key);
+    const org = g.titular!.users.requireOrganization();
+    expect(g.titular!.users.list(org.id)).toEqual([expect.objectContaining({ email: 'otra@otra.test', role: 'admin' })]);
+  });
+
+  it('a new folder needs no confirmation, and takes one without harm', () => {
+    expect(dispatchStartup(gate(tempDir(), { keychain: true }), 'startup.setup', { ...setupInput, newOrganization: true })).toMatchObject({ phase: 'ready', earlierSetup: false });
   });
 });

@@ -89,11 +89,13 @@ function keyProvider(dataDir: string) {
 async function start(): Promise<void> {
   const trusted = [`${APP_ORIGIN}/`, ...(isDev && devServer ? [`${new URL(devServer).origin}/`] : [])];
   const appFrame = trustedSender(trusted);
-  // Deny every permission (camera, notifications, geolocation...) but one: the app's own pages may
-  // write to the clipboard (the copy buttons: a key shown once, a CBU), which Chromium asks about.
-  // Judged by the requesting page's URL and frame, as the IPC sender check judges a call.
-  const allowed = (permission: string, url: string | undefined, mainFrame: boolean) =>
-    permission === 'clipboard-sanitized-write' && appFrame(url ?? '', mainFrame);
+  // Deny every permission (camera, notifications, geolocation...) but the clipboard's, to the app's
+  // own pages: writing it (the copy buttons: a key shown once, a CBU), and reading it, which a copied
+  // API key needs a minute later to be cleared only while the clipboard still holds it (never what
+  // the user copied since; renderer lib/secret-clipboard.ts). Judged by the requesting page's URL and
+  // frame, as the IPC sender check judges a call.
+  const CLIPBOARD_PERMISSIONS = new Set(['clipboard-sanitized-write', 'clipboard-read']);
+  const allowed = (permission: string, url: string | undefined, mainFrame: boolean) => CLIPBOARD_PERMISSIONS.has(permission) && appFrame(url ?? '', mainFrame);
   session.defaultSession.setPermissionRequestHandler((_wc, permission, callback, details) =>
     callback(allowed(permission, details.requestingUrl, details.isMainFrame)),
   );

@@ -115,6 +115,10 @@ const RULES: readonly Rule[] = [
     `Titular no puede escribir su base de datos en ${dataDir} (${reason}): revisá que el usuario que abre Titular sea dueño de esa carpeta y de sus archivos, y que su disco se pueda escribir.`],
   [/^The database in (.+) is damaged \((.+)\): restore your latest backup/, (dataDir, reason) =>
     `La base de datos de ${dataDir} está dañada (${reason}). Restaurá tu última copia de seguridad con \`titular restore CARPETA --data-dir ${dataDir}\`, con Titular cerrado (los archivos dañados se guardan aparte, no se borran).`],
+  // The first-run screen's setup refused beside an earlier setup's key file (src/main/core/startup/startup-gate.ts):
+  // met when the folder changed after the screen read it, which then shows its warning.
+  [/^(.+) holds the key file of an earlier setup \(master\.key\) but (?:no|an empty) database .*To set up a new organization here anyway, confirm that you start a new one/, (dataDir) =>
+    `${dataDir} tiene el archivo de clave de una instalación anterior (master.key), pero no su base de datos: si Titular tenía datos acá, restaurá tu última copia de seguridad con \`titular restore CARPETA --data-dir ${dataDir}\`, con Titular cerrado. Para crear igual una organización nueva, confirmalo en esta pantalla. No se cambió nada.`],
 ];
 
 const ACCESS_LABEL: Record<string, string> = {

@@ -77,6 +77,8 @@ export const startupStatusSchema = z.object({
   organization: z.string().nullable(),
   /** The data directory (what a missing key file is restored into). */
   dataDir: z.string(),
+  /** Setup: the folder holds an earlier setup's key file (master.key) but no database; see `newOrganization`. */
+  earlierSetup: z.boolean(),
 });
 export type StartupStatusDto = z.infer<typeof startupStatusSchema>;
 
@@ -268,6 +270,8 @@ export const ipcContract = {
       adminName: z.string().trim().min(1).max(200),
       adminEmail: z.string().trim().max(200),
       passphrase: z.string().max(1024).optional(),
+      /** Must be true to set up a folder whose status says `earlierSetup` (as `titular init --new-organization`). */
+      newOrganization: z.boolean().optional(),
     }),
     output: startupStatusSchema,
     admin: false,

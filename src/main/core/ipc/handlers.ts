@@ -198,6 +198,7 @@ const handlers: { [C in Channel]: Handler<C> } = {
     passphraseRequired: false,
     organization: titular.users.organization()?.name ?? null,
     dataDir: titular.dataDir,
+    earlierSetup: false,
   }),
   'startup.unlock': () => {
     throw new TitularError(409, 'INVALID_PARAMETER', 'Titular is already unlocked');

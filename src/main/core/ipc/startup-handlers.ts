@@ -2,7 +2,7 @@
 // the core (which is not open). The Electron shell and the headless browser mode's gate route
 // `startup.*` here; once the gate is ready, handlers.ts answers them for the signed-in session.
 import { TitularError, invalidParameter } from '../errors';
-import type { StartupGate } from '../startup/startup-gate';
+import type { SetupInput, StartupGate } from '../startup/startup-gate';
 import { ipcContract, type StartupStatusDto } from '../../../shared/ipc/contract';
 
 export const STARTUP_CHANNELS = ['startup.status', 'startup.unlock', 'startup.setup'] as const;
@@ -27,8 +27,7 @@ export function dispatchStartup(gate: StartupGate, channel: StartupChannel, rawI
       break;
     }
     case 'startup.setup': {
-      const input = parsed.data as { organization: string; adminName: string; adminEmail: string; passphrase?: string };
-      gate.setup(input);
+      gate.setup(parsed.data as SetupInput);
       break;
     }
     default:

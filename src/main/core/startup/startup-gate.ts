@@ -1,7 +1,9 @@
 // Before the app can serve anything, its data directory must exist and its vault be unlocked.
 // The gate holds that first moment for the desktop (Electron) and the headless browser mode:
 //   setup   no organization yet: create it, its first admin and the vault (a passphrase, or the
-//           host's own protection: the OS keychain in Electron, a key file headless);
+//           host's own protection: the OS keychain in Electron, a key file headless); a folder
+//           holding an earlier setup's key file but no database is set up only when the user
+//           confirms a new organization (as `titular init --new-organization`);
 //   locked  a passphrase vault and no passphrase given: the user types it; or a vault the host
 //           protects (keychain, key file) whose protection cannot be used now: the screen says what
 //           to restore, and asks for nothing;
@@ -9,7 +11,7 @@
 // The state is read without migrating or writing anything, so a wrong passphrase changes nothing.
 import { openTitular, type Titular, type TitularOptions } from '../titular';
 import { peekDataDir, type DataDirPeek } from './peek-data-dir';
-import { refuseUnwritableDataDir } from '../db/storage-errors';
+import { keyFileWithoutDatabase, refuseUnwritableDataDir } from '../db/storage-errors';
 import { TitularError, invalidParameter } from '../errors';
 import { checkInitialization } from '../users/users';
 import { passphraseProvider, MIN_PASSPHRASE_LENGTH } from '../vault/passphrase-provider';
@@ -26,6 +28,12 @@ export interface StartupStatus {
   organization: string | null;
   /** The data directory (what a missing key file is restored into). */
   dataDir: string;
+  /**
+   * Setup: the folder holds the key file (master.key) of an earlier setup but no database. Its data,
+   * if it had any, is in a backup (`titular restore`); setup asks for `newOrganization` before it
+   * starts over there, as `titular init` asks for --new-organization.
+   */
+  earlierSetup: boolean;
 }
 
 export interface StartupGateOptions extends Omit<TitularOptions, 'keyProvider'> {
@@ -42,6 +50,8 @@ export interface SetupInput {
   adminName: string;
   adminEmail: string;
   passphrase?: string;
+  /** Set up a folder that holds an earlier setup's key file anyway (`titular init --new-organization`). */
+  newOrganization?: boolean;
 }
 
 export class StartupGate {
@@ -71,7 +81,7 @@ export class StartupGate {
   status(): StartupStatus {
     if (this.#titular) {
       const org = this.#titular.users.organization();
-      return { phase: 'ready', protection: this.#peek().vault, passphraseRequired: false, organization: org?.name ?? null, dataDir: this.options.dataDir };
+      return { phase: 'ready', protection: this.#peek().vault, passphraseRequired: false, organization: org?.name ?? null, dataDir: this.options.dataDir, earlierSetup: false };
     }
     const peek = this.#peek();
     if (!peek.vault || !peek.organization) {
@@ -81,11 +91,12 @@ export class StartupGate {
         passphraseRequired: peek.vault ? peek.vault === 'passphrase' : this.options.newVaultProvider() === null,
         organization: peek.organization,
         dataDir: this.options.dataDir,
+        earlierSetup: keyFileWithoutDatabase(this.options.dataDir) !== null,
       };
     }
     // Locked with a host's protection (the keychain, a key file) that cannot be used now: no passphrase
     // opens it, and the screen says so instead of asking for one.
-    return { phase: 'locked', protection: peek.vault, passphraseRequired: peek.vault === 'passphrase', organization: peek.organization, dataDir: this.options.dataDir };
+    return { phase: 'locked', protection: peek.vault, passphraseRequired: peek.vault === 'passphrase', organization: peek.organization, dataDir: this.options.dataDir, earlierSetup: false };
   }
 
   /**
@@ -138,6 +149,12 @@ export class StartupGate {
     // The form first: a vault created for a form that then fails would fix the protection (key file,
     // or the passphrase of that attempt) for every later attempt.
     checkInitialization({ orgName: input.organization, adminName: input.adminName, adminEmail: input.adminEmail });
+    // Read again, not taken from the status the screen showed: a new organization beside an earlier
+    // setup's key file starts from nothing where that setup's data is missed, so only on request.
+    const earlierSetup = keyFileWithoutDatabase(this.options.dataDir);
+    if (earlierSetup && input.newOrganization !== true) {
+      throw new TitularError(409, 'INVALID_PARAMETER', `${earlierSetup}. To set up a new organization here anyway, confirm that you start a new one; nothing was changed`);
+    }
     const passphrase = input.passphrase?.length ? input.passphrase : undefined;
     if (passphrase !== undefined && passphrase.length < MIN_PASSPHRASE_LENGTH) {
       throw invalidParameter(`passphrase: at least ${MIN_PASSPHRASE_LENGTH} characters`);

@@ -15,6 +15,9 @@ function useGateMutation<C extends 'startup.unlock' | 'startup.setup'>(channel: 
       client.setQueryData(['startup.status', {}], status);
       return client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'startup.status' });
     },
+    // A refusal can come from a folder changed since the screen read it (an earlier setup's key file
+    // found at setup): read it again, so the screen shows what the gate saw.
+    onError: () => client.invalidateQueries({ queryKey: ['startup.status', {}] }),
   });
 }
 

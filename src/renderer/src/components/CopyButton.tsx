@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useI18n } from '../i18n';
 import { useToast } from './Toast';
 import { IconCheck, IconCopy } from './Icons';
+import { clearSecretLater, SECRET_CLIPBOARD_MS } from '../lib/secret-clipboard';
 
 /**
  * The async clipboard API first; when it is missing or refuses (a desktop shell that denies the
@@ -30,8 +31,26 @@ async function writeClipboard(text: string): Promise<void> {
   if (!ok) throw new Error('copy failed');
 }
 
-/** A small button that copies `value`; `label` is its accessible text (also shown when `showLabel`). */
-export function CopyButton({ value, label, showLabel = false, testId, variant = 'ghost' }: { value: string; label: string; showLabel?: boolean; testId?: string; variant?: 'ghost' | 'secondary' }) {
+/**
+ * A small button that copies `value`; `label` is its accessible text (also shown when `showLabel`).
+ * A `secret` (an API key; not a CBU, an alias or a CUIT) is cleared from the clipboard a minute later
+ * if it is still there (lib/secret-clipboard.ts), and the notice says so.
+ */
+export function CopyButton({
+  value,
+  label,
+  showLabel = false,
+  testId,
+  variant = 'ghost',
+  secret = false,
+}: {
+  value: string;
+  label: string;
+  showLabel?: boolean;
+  testId?: string;
+  variant?: 'ghost' | 'secondary';
+  secret?: boolean;
+}) {
   const { m } = useI18n();
   const toast = useToast();
   const [done, setDone] = useState(false);
@@ -39,7 +58,12 @@ export function CopyButton({ value, label, showLabel = false, testId, variant = 
     try {
       await writeClipboard(value);
       setDone(true);
-      toast((t) => t.m.common.copied);
+      if (secret) {
+        clearSecretLater(value, () => toast((t) => t.m.common.secretNotCleared, 'error'));
+        toast((t) => t.plural(SECRET_CLIPBOARD_MS / 60_000, t.m.common.secretCopied));
+      } else {
+        toast((t) => t.m.common.copied);
+      }
       window.setTimeout(() => setDone(false), 1500);
     } catch {
       toast((t) => t.m.common.copyFailed, 'error');

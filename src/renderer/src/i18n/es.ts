@@ -54,6 +54,9 @@ export const es = {
     copy: 'Copiar',
     copied: 'Copiado',
     copyFailed: 'No se pudo copiar',
+    // A secret (an API key) copied: the clipboard forgets it by itself (lib/secret-clipboard.ts).
+    secretCopied: { one: 'Clave copiada. Se borrará del portapapeles en 1 minuto.', other: 'Clave copiada. Se borrará del portapapeles en {n} minutos.' },
+    secretNotCleared: 'No se pudo leer el portapapeles, así que la clave copiada no se borró: por las dudas, copiá otra cosa encima.',
     all: 'Todos',
     none: '—',
     never: 'Nunca',
@@ -557,6 +560,11 @@ export const es = {
     emailInvalid: 'Ingresá un email válido.',
     create: 'Crear organización',
     creating: 'Creando…',
+    // A folder with the key file (master.key) of an earlier setup but no database (startup-gate.ts).
+    earlierTitle: 'Esta carpeta ya tuvo una instalación de Titular',
+    earlierBody: 'En {dir} está el archivo de clave (master.key) de una instalación anterior, pero no su base de datos. Si tenés una copia de seguridad, no crees una organización nueva: cerrá Titular y restaurá la copia desde una terminal:',
+    earlierConfirm: 'No tengo copia: crear una organización nueva en esta carpeta. Lo que registró la instalación anterior no se recupera así.',
+    earlierConfirmRequired: 'Restaurá tu copia, o marcá que querés crear una organización nueva.',
     lockedTitle: 'Titular está bloqueado',
     lockedBody: 'Ingresá la frase de acceso de la bóveda de {org} para abrir Titular.',
     keychainUnavailable: 'La bóveda de {org} está protegida por el llavero de esta computadora, que ahora no está disponible. Abrí Titular desde tu sesión habitual, con el llavero desbloqueado.',

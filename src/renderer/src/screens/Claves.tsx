@@ -322,7 +322,7 @@ function SecretBox({ shown, onDismiss }: { shown: ShownSecret; onDismiss: () => 
         <code className="secret-value" data-testid="key-secret">
           {shown.secret}
         </code>
-        <CopyButton value={shown.secret} label={m.common.copy} showLabel variant="secondary" testId="key-secret-copy" />
+        <CopyButton value={shown.secret} label={m.common.copy} showLabel variant="secondary" testId="key-secret-copy" secret />
       </div>
       <p className="secret-warning">
         <IconAlert size={16} /> {shown.kind === 'revealed' ? m.keys.secretRevealedWarning : m.keys.secretWarning}

@@ -5,7 +5,7 @@ import { useId, useState, type ReactNode } from 'react';
 import type { StartupStatusDto } from '../../../shared/ipc/contract';
 import { useStartupSetup, useStartupUnlock } from '../api/app-hooks';
 import { tpl, useI18n } from '../i18n';
-import { ErrorBanner, Spinner } from '../components/ui';
+import { ErrorBanner, Notice, Spinner } from '../components/ui';
 import { IconShield, LogoMark } from '../components/Icons';
 import { LangSwitch } from '../components/LangSwitch';
 
@@ -93,6 +93,8 @@ function SetupForm({ status }: { status: StartupStatusDto }) {
   const [adminEmail, setAdminEmail] = useState('');
   const [passphrase, setPassphrase] = useState('');
   const [confirm, setConfirm] = useState('');
+  // Beside an earlier setup's key file: a new organization only when asked for (the gate refuses otherwise).
+  const [newOrganization, setNewOrganization] = useState(false);
   const [touched, setTouched] = useState(false);
 
   const required = status.passphraseRequired;
@@ -102,6 +104,7 @@ function SetupForm({ status }: { status: StartupStatusDto }) {
     adminEmail: EMAIL.test(adminEmail.trim()) ? null : m.startup.emailInvalid,
     passphrase: (required || passphrase) && passphrase.length < MIN_PASSPHRASE ? m.startup.passphraseTooShort : null,
     confirm: passphrase && confirm !== passphrase ? m.startup.passphraseMismatch : null,
+    newOrganization: status.earlierSetup && !newOrganization ? m.startup.earlierConfirmRequired : null,
   };
   const valid = Object.values(errors).every((e) => e === null);
   const shown = (key: keyof typeof errors) => (touched ? errors[key] : null);
@@ -114,6 +117,7 @@ function SetupForm({ status }: { status: StartupStatusDto }) {
       adminName: adminName.trim(),
       adminEmail: adminEmail.trim(),
       ...(passphrase ? { passphrase } : {}),
+      ...(status.earlierSetup ? { newOrganization } : {}),
     });
   };
 
@@ -137,6 +141,9 @@ function SetupForm({ status }: { status: StartupStatusDto }) {
           submit();
         }}
       >
+        {status.earlierSetup ? (
+          <EarlierSetup dataDir={status.dataDir} confirmed={newOrganization} onConfirm={setNewOrganization} error={shown('newOrganization')} />
+        ) : null}
         {field(
           'organization',
           m.startup.organization,
@@ -178,5 +185,42 @@ function SetupForm({ status }: { status: StartupStatusDto }) {
         </button>
       </form>
     </GateCard>
+  );
+}
+
+/**
+ * The folder holds the key file of an earlier setup but no database: its data may be in a backup.
+ * Says how to restore it, and asks for an explicit tick before a new organization starts there.
+ */
+function EarlierSetup({ dataDir, confirmed, onConfirm, error }: { dataDir: string; confirmed: boolean; onConfirm: (value: boolean) => void; error: string | null }) {
+  const { m } = useI18n();
+  const id = useId();
+  return (
+    <>
+      <Notice tone="warning" testId="setup-earlier">
+        <div className="banner-title">{m.startup.earlierTitle}</div>
+        <div className="banner-detail">
+          {tpl(m.startup.earlierBody, { dir: dataDir })} <code className="mono" data-testid="setup-earlier-restore">{`titular restore --data-dir "${dataDir}" ${m.settings.backupFolder}`}</code>
+        </div>
+      </Notice>
+      <div className="field">
+        <label className="gate-confirm">
+          <input
+            type="checkbox"
+            checked={confirmed}
+            onChange={(e) => onConfirm(e.target.checked)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-error` : undefined}
+            data-testid="setup-new-organization"
+          />
+          <span>{m.startup.earlierConfirm}</span>
+        </label>
+        {error ? (
+          <p className="field-error" id={`${id}-error`}>
+            {error}
+          </p>
+        ) : null}
+      </div>
+    </>
   );
 }

@@ -1,0 +1,64 @@
+// A copied secret (an API key) does not stay on the clipboard: a while later it is cleared, as
+// password managers do, and only if the clipboard still holds it, so whatever the user copied since
+// (here or in another program) is never clobbered. One timer for the whole page, held here and not by
+// a screen: the key copied and its box dismissed, it must still paste into another program meanwhile.
+
+/** How long a copied secret stays on the clipboard. Not a setting: one minute is what password managers use. */
+export const SECRET_CLIPBOARD_MS = 60_000;
+
+/** Stops the timer (or the wait for focus) of the secret copied last. */
+let cancelPending: (() => void) | null = null;
+
+/**
+ * Clears the clipboard SECRET_CLIPBOARD_MS after `secret` was copied, if it still holds it. When the
+ * clipboard cannot be read (a browser that refuses it, or asks and is told no), nothing is written —
+ * an unread clipboard may hold what the user copied since — and `onUnread` says so to the user.
+ * Copying another secret replaces the pending clear: the clipboard no longer holds the first one.
+ */
+export function clearSecretLater(secret: string, onUnread: () => void): void {
+  cancelPending?.();
+  // Only a digest waits here: the screen drops the key itself when its box closes.
+  const copied = digestOf(secret);
+  const check = () => void clearIfStill(copied, onUnread);
+  const timer = window.setTimeout(() => {
+    // The async clipboard answers only a focused page (Chromium: "Document is not focused"), and the
+    // user is most likely pasting into another program: then it is done when they come back.
+    if (document.hasFocus()) check();
+    else window.addEventListener('focus', check, { once: true });
+  }, SECRET_CLIPBOARD_MS);
+  cancelPending = () => {
+    window.clearTimeout(timer);
+    window.removeEventListener('focus', check);
+  };
+}
+
+async function clearIfStill(copied: Promise<string | null>, onUnread: () => void): Promise<void> {
+  let text: string;
+  try {
+    text = await navigator.clipboard.readText();
+  } catch {
+    onUnread();
+    return;
+  }
+  const digest = await copied;
+  if (digest === null) {
+    onUnread();
+    return;
+  }
+  if ((await digestOf(text)) !== digest) return; // something else was copied since: it stays
+  try {
+    await navigator.clipboard.writeText('');
+  } catch {
+    onUnread();
+  }
+}
+
+/** SHA-256 in hex; null where the page has no WebCrypto (not a secure context: no clipboard API either). */
+async function digestOf(text: string): Promise<string | null> {
+  try {
+    const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  } catch {
+    return null;
+  }
+}
