@@ -5,6 +5,7 @@ import { auth } from './support/fixture';
 import { createBridgeFixture, type BridgeFixture } from './support/bridge-fixture';
 import { DIR, DIRECTORY_CSV } from './support/directory-data';
 import { CHANNELS, ipcContract } from '../src/shared/ipc/contract';
+import { dispatch } from '../src/main/core/ipc/handlers';
 
 let f: BridgeFixture;
 let adminToken: string;
@@ -192,6 +193,27 @@ describe('channels', () => {
     expect(users.find((u: { id: string }) => u.id === bea.id).role).toBe('operator');
     const lastAdmin = await call('users.setRole', { id: f.adminId, role: 'operator' });
     expect(lastAdmin.body.error.message).toMatch(/at least one admin/);
+  });
+});
+
+describe('a copied key and the clipboard', () => {
+  const digest = 'a'.repeat(64);
+
+  it('the browser mode has no host to clear it: scheduled false, and the page does it itself (e2e/claves-clipboard.spec.ts)', async () => {
+    expect((await call('clipboard.clearSecretLater', { digest }, operatorToken)).body).toEqual({ ok: true, value: { scheduled: false } });
+  });
+
+  it('only a SHA-256 in hex crosses: the key itself, or anything else, is refused', async () => {
+    for (const input of [{ digest: 'sk_live_' + 'x'.repeat(40) }, { digest: 'A'.repeat(64) }, { digest: 'a'.repeat(63) }, {}]) {
+      expect((await call('clipboard.clearSecretLater', input)).body, JSON.stringify(input)).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER' } });
+    }
+  });
+
+  it("a host that can (the desktop's main process) is handed the digest, and says it scheduled the clear", async () => {
+    const handed: string[] = [];
+    const value = await dispatch(f.titular, { userId: f.operatorId, clearClipboardLater: (d) => handed.push(d) }, 'clipboard.clearSecretLater', { digest });
+    expect(value).toEqual({ scheduled: true });
+    expect(handed).toEqual([digest]);
   });
 });
 

@@ -163,19 +163,23 @@ describe('the core\'s messages, in Spanish', () => {
     }
   });
 
-  it('each refusal of the remote API\'s base URL, as the settings screen meets it, says what is allowed', () => {
+  it('each refusal of the remote API\'s base URL, as the settings screen meets it, says what is allowed', async () => {
     const { titular, orgId, adminId } = f;
     const admin = titular.users.get(orgId, adminId)!;
-    const save = (baseUrl: string) => messageOf(() => updateSettings(titular, admin, { remote: { baseUrl } }, {}));
+    const save = async (baseUrl: string) => {
+      const refusal = await updateSettings(titular, admin, { remote: { baseUrl } }, {}).then(() => null, (error: unknown) => error);
+      expect(refusal).toBeInstanceOf(TitularError);
+      return (refusal as TitularError).message;
+    };
     const key = titular.keys.create({ orgId, ownerUserId: adminId, actorUserId: adminId, product: 'cbu', scopes: ['lookup'], environment: 'live' }).secret;
     const cases: [string, string][] = [
-      [save(`https://api.example.com/${key}`), 'La URL base no puede contener una clave de API.'],
-      [save(`https://api.example.com/${'a'.repeat(500)}`), 'La URL base puede tener hasta 500 caracteres.'],
-      [save('api.example.com'), 'La URL base no es una dirección válida: escribila completa, por ejemplo https://api.ejemplo.com.'],
-      [save('ftp://api.example.com'), 'La URL base tiene que empezar con https:// (http:// se acepta solo para esta computadora: localhost, 127.x.x.x o [::1]).'],
-      [save('http://api.example.com'), 'La URL base tiene que empezar con https://, porque con http:// la clave de la API remota viajaría sin cifrar. Solo se acepta http:// para esta computadora (localhost, 127.x.x.x o [::1]).'],
-      [save('https://ada:secreta@api.example.com'), 'La URL base no puede incluir un usuario ni una contraseña.'],
-      [save('https://api.example.com/?cuenta=1'), 'La URL base no puede incluir una consulta (?…) ni un fragmento (#…).'],
+      [await save(`https://api.example.com/${key}`), 'La URL base no puede contener una clave de API.'],
+      [await save(`https://api.example.com/${'a'.repeat(500)}`), 'La URL base puede tener hasta 500 caracteres.'],
+      [await save('api.example.com'), 'La URL base no es una dirección válida: escribila completa, por ejemplo https://api.ejemplo.com.'],
+      [await save('ftp://api.example.com'), 'La URL base tiene que empezar con https:// (http:// se acepta solo para esta computadora: localhost, 127.x.x.x o [::1]).'],
+      [await save('http://api.example.com'), 'La URL base tiene que empezar con https://, porque con http:// la clave de la API remota viajaría sin cifrar. Solo se acepta http:// para esta computadora (localhost, 127.x.x.x o [::1]).'],
+      [await save('https://ada:secreta@api.example.com'), 'La URL base no puede incluir un usuario ni una contraseña.'],
+      [await save('https://api.example.com/?cuenta=1'), 'La URL base no puede incluir una consulta (?…) ni un fragmento (#…).'],
     ];
     // The screen names the field; the same sentences without it (the CLI's, a remote source's last error) too.
     for (const [english, spanish] of cases) {
@@ -184,9 +188,9 @@ describe('the core\'s messages, in Spanish', () => {
       expect(serverMessageInSpanish(english.replace(/^remote\.baseUrl: /, '')), english).toBe(spanish);
     }
     // The loopback hosts both languages name are the ones plain http:// is accepted for.
-    expect(save('http://api.example.com')).toContain('this machine: localhost, 127.x.x.x or [::1]');
+    expect(await save('http://api.example.com')).toContain('this machine: localhost, 127.x.x.x or [::1]');
     for (const url of ['http://localhost:8080', 'http://127.0.0.1:8080', 'http://127.1.2.3', 'http://[::1]:8080']) {
-      expect(() => updateSettings(titular, admin, { remote: { baseUrl: url } }, {}), url).not.toThrow();
+      await expect(updateSettings(titular, admin, { remote: { baseUrl: url } }, {}), url).resolves.toBeDefined();
     }
     expect(serverMessageInSpanish(messageOf(() => configureRemote(titular, { orgId, actorUserId: adminId }, { timeoutMs: 50 })))).toBe(
       'El tiempo de espera debe ser un número entero de milisegundos entre 100 y 60.000.',

@@ -20,6 +20,7 @@ import type { IpcSession } from './core/ipc/handlers';
 import { registerIpc } from './electron/ipc';
 import { trustedSender } from './electron/trusted-sender';
 import { exportsOnly } from './electron/download-policy';
+import { clearSecretLater, clearSecretNow } from './electron/secret-clipboard';
 import { registerAppScheme, serveRenderer } from './electron/app-protocol';
 import { APP_ORIGIN } from './electron/renderer-file';
 import { keyFileOf, parseSynchronous, resolveDataDir } from './core/data-dir';
@@ -89,13 +90,12 @@ function keyProvider(dataDir: string) {
 async function start(): Promise<void> {
   const trusted = [`${APP_ORIGIN}/`, ...(isDev && devServer ? [`${new URL(devServer).origin}/`] : [])];
   const appFrame = trustedSender(trusted);
-  // Deny every permission (camera, notifications, geolocation...) but the clipboard's, to the app's
-  // own pages: writing it (the copy buttons: a key shown once, a CBU), and reading it, which a copied
-  // API key needs a minute later to be cleared only while the clipboard still holds it (never what
-  // the user copied since; renderer lib/secret-clipboard.ts). Judged by the requesting page's URL and
-  // frame, as the IPC sender check judges a call.
-  const CLIPBOARD_PERMISSIONS = new Set(['clipboard-sanitized-write', 'clipboard-read']);
-  const allowed = (permission: string, url: string | undefined, mainFrame: boolean) => CLIPBOARD_PERMISSIONS.has(permission) && appFrame(url ?? '', mainFrame);
+  // Deny every permission (camera, notifications, geolocation...) but one: the app's own pages may
+  // write to the clipboard (the copy buttons: a key shown once, a CBU), which Chromium asks about.
+  // Not read it: a copied key is cleared from here (electron/secret-clipboard.ts). Judged by the
+  // requesting page's URL and frame, as the IPC sender check judges a call.
+  const allowed = (permission: string, url: string | undefined, mainFrame: boolean) =>
+    permission === 'clipboard-sanitized-write' && appFrame(url ?? '', mainFrame);
   session.defaultSession.setPermissionRequestHandler((_wc, permission, callback, details) =>
     callback(allowed(permission, details.requestingUrl, details.isMainFrame)),
   );
@@ -149,6 +149,7 @@ async function start(): Promise<void> {
     userId: desktopUserId(core),
     unlockProvider: keyProvider(dataDir),
     confirmReveal,
+    clearClipboardLater: clearSecretLater,
     settingsHost: { listeningPort },
     // Backups made from Ajustes: where people look for their files.
     backupRoot: path.join(app.getPath('documents'), 'Titular copias de seguridad'),
@@ -179,6 +180,8 @@ async function start(): Promise<void> {
   // as after the idle time. Whoever finds the machine awake again, or reads its memory while it
   // sleeps, finds no data key.
   const lockWithTheComputer = () => {
+    // A key copied in the last minute leaves the clipboard with the person who left the computer.
+    clearSecretNow();
     if (titular && titular.settings.get('vault.autoLockMinutes') !== 0) titular.lockVault();
   };
   powerMonitor.on('lock-screen', lockWithTheComputer);
@@ -295,6 +298,8 @@ app.on('will-quit', (event) => {
     event.preventDefault();
     return;
   }
+  // A key copied in the last minute does not outlive the app on the clipboard.
+  clearSecretNow();
   if (!titular) return;
   event.preventDefault();
   quitting = true;

@@ -28,6 +28,7 @@ export const CHANNEL_NAMES = [
   'settings.update',
   'settings.setUpstreamKey',
   'data.backup',
+  'clipboard.clearSecretLater',
   'bulk.create',
   'bulk.list',
   'bulk.get',

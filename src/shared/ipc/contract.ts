@@ -292,6 +292,16 @@ export const ipcContract = {
     output: appSettingsSchema,
     admin: true,
   }),
+  /**
+   * A key was just copied: the host clears it from the clipboard SECRET_CLIPBOARD_MS later if the
+   * clipboard still holds it (its SHA-256, hex: the key itself does not travel again). `scheduled` is
+   * false where the host cannot (the browser mode): the page then does it itself.
+   */
+  'clipboard.clearSecretLater': channel({
+    input: z.object({ digest: z.string().regex(/^[0-9a-f]{64}$/) }),
+    output: z.object({ scheduled: z.boolean() }),
+    admin: false,
+  }),
   /** A consistent copy of the data directory into a new folder under the host's backup folder (backup/backup.ts). */
   'data.backup': channel({
     input: z.object({}),

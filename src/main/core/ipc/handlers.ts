@@ -37,6 +37,12 @@ export interface IpcSession {
   settingsHost?: SettingsHost;
   /** Where the desktop's backups go, one new folder each (default: beside the data directory, backup/backup-folder.ts). */
   backupRoot?: string;
+  /**
+   * Clears a copied key (by its SHA-256) from the OS clipboard SECRET_CLIPBOARD_MS later if the
+   * clipboard still holds it (Electron: on time, whichever program has the focus). Absent in the
+   * browser mode, whose page does it itself when it has the focus again.
+   */
+  clearClipboardLater?: (digest: string) => void;
 }
 
 type Parsed<C extends Channel> = z.output<(typeof ipcContract)[C]['input']>;
@@ -210,6 +216,10 @@ const handlers: { [C in Channel]: Handler<C> } = {
   'settings.get': (titular, _user, _input, session) => readSettings(titular, session.settingsHost ?? {}),
   'settings.update': (titular, user, input, session) => updateSettings(titular, user, input, session.settingsHost ?? {}),
   'settings.setUpstreamKey': (titular, user, input, session) => setUpstreamKey(titular, user, input.key, session.settingsHost ?? {}),
+  'clipboard.clearSecretLater': (_titular, _user, input, session) => {
+    session.clearClipboardLater?.(input.digest);
+    return { scheduled: session.clearClipboardLater !== undefined };
+  },
   'data.backup': (titular, user, _input, session) =>
     titular.backup(newBackupFolder(session.backupRoot ?? defaultBackupRoot(titular.dataDir), new Date()), { orgId: user.orgId, userId: user.id }),
 };

@@ -1,25 +1,41 @@
 // A copied secret (an API key) does not stay on the clipboard: a while later it is cleared, as
 // password managers do, and only if the clipboard still holds it, so whatever the user copied since
-// (here or in another program) is never clobbered. One timer for the whole page, held here and not by
-// a screen: the key copied and its box dismissed, it must still paste into another program meanwhile.
+// (here or in another program) is never clobbered. The desktop's main process does it (channel
+// `clipboard.clearSecretLater`: on time, whichever program has the focus); in the browser mode the
+// page does it, with one timer for the whole page, held here and not by a screen: the key copied and
+// its box dismissed, it must still paste into another program meanwhile.
+import { api } from '../api/client';
+import { SECRET_CLIPBOARD_MS } from '../../../shared/secret-clipboard';
 
-/** How long a copied secret stays on the clipboard. Not a setting: one minute is what password managers use. */
-export const SECRET_CLIPBOARD_MS = 60_000;
+export { SECRET_CLIPBOARD_MS };
 
-/** Stops the timer (or the wait for focus) of the secret copied last. */
+/** Stops the timer (or the wait for focus) of the secret copied last, in the browser mode. */
 let cancelPending: (() => void) | null = null;
+/** Counts the copies: an earlier one whose digest or answer comes late schedules nothing. */
+let copies = 0;
 
 /**
  * Clears the clipboard SECRET_CLIPBOARD_MS after `secret` was copied, if it still holds it. When the
- * clipboard cannot be read (a browser that refuses it, or asks and is told no), nothing is written —
- * an unread clipboard may hold what the user copied since — and `onUnread` says so to the user.
- * Copying another secret replaces the pending clear: the clipboard no longer holds the first one.
+ * page must do it and the clipboard cannot be read (a browser that refuses it, or asks and is told
+ * no), nothing is written — an unread clipboard may hold what the user copied since — and `onUnread`
+ * says so to the user. Copying another secret replaces the pending clear: the clipboard no longer
+ * holds the first one.
  */
 export function clearSecretLater(secret: string, onUnread: () => void): void {
   cancelPending?.();
-  // Only a digest waits here: the screen drops the key itself when its box closes.
-  const copied = digestOf(secret);
-  const check = () => void clearIfStill(copied, onUnread);
+  cancelPending = null;
+  const copy = ++copies;
+  // Only a digest waits, here or in the host: the screen drops the key itself when its box closes.
+  void digestOf(secret).then(async (digest) => {
+    if (digest === null) return onUnread();
+    const { scheduled } = await api['clipboard.clearSecretLater']({ digest }).catch(() => ({ scheduled: false }));
+    if (!scheduled && copy === copies) clearInThisPage(digest, onUnread);
+  });
+}
+
+function clearInThisPage(digest: string, onUnread: () => void): void {
+  cancelPending?.();
+  const check = () => void clearIfStill(digest, onUnread);
   const timer = window.setTimeout(() => {
     // The async clipboard answers only a focused page (Chromium: "Document is not focused"), and the
     // user is most likely pasting into another program: then it is done when they come back.
@@ -32,7 +48,7 @@ export function clearSecretLater(secret: string, onUnread: () => void): void {
   };
 }
 
-async function clearIfStill(copied: Promise<string | null>, onUnread: () => void): Promise<void> {
+async function clearIfStill(copied: string, onUnread: () => void): Promise<void> {
   let text: string;
   try {
     text = await navigator.clipboard.readText();
@@ -40,12 +56,7 @@ async function clearIfStill(copied: Promise<string | null>, onUnread: () => void
     onUnread();
     return;
   }
-  const digest = await copied;
-  if (digest === null) {
-    onUnread();
-    return;
-  }
-  if ((await digestOf(text)) !== digest) return; // something else was copied since: it stays
+  if ((await digestOf(text)) !== copied) return; // something else was copied since: it stays
   try {
     await navigator.clipboard.writeText('');
   } catch {
