@@ -4,6 +4,7 @@
 // is refused with nothing changed, and a damaged data directory — what a restore is for — is repaired.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import os from 'node:os';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -130,8 +131,12 @@ describe('titular restore', () => {
     const inside = path.join(dataDir, 'copia');
     mkdirSync(inside);
 
-    const cases: [string, RegExp][] = [
-      [place('missing'), /is not a folder/],
+    const missing = place('missing');
+    const file = place('a-file');
+    writeFileSync(file, 'not a folder');
+    const cases: [string, RegExp | string][] = [
+      [missing, `titular: ${missing} does not exist: name the folder of a backup (made by \`titular backup\` or Ajustes)\n`],
+      [file, /is not a folder/],
       [empty, /holds no Titular backup \(no titular\.db\)/],
       [unfinished, /holds an unfinished backup \(only \.partial files\): make a new one/],
       [garbage, /is not a readable Titular database/],
@@ -170,6 +175,58 @@ describe('titular restore', () => {
       expect(readdirSync(dataDir)).toEqual([]);
     } finally {
       disk.unmount();
+    }
+  }, TIMEOUT_MS);
+
+  // A data directory that is a disk of its own (a Docker volume, a mounted partition): the data it
+  // replaces cannot be moved beside it, on the disk above. It used to fail half-way with a raw `EXDEV:
+  // cross-device link not permitted, rename …`, leaving an empty folder there. Root only, to mount.
+  it.skipIf(!canMountSmallDisk)('into a data directory that is a mount point: refused before anything changes, saying how to restore there', async () => {
+    const source = await initialized();
+    const backup = place('backup');
+    await ok(['backup', backup, '--data-dir', source]);
+    const disk = mountSmallDisk(4096)!;
+    try {
+      const dataDir = disk.dir;
+      await ok(['init', '--org', 'Otra SA', '--admin-name', 'Otra', '--admin-email', 'otra@otra.test', '--data-dir', dataDir]);
+      const before = fingerprint(dataDir);
+      const refused = await cli(['restore', backup, '--data-dir', dataDir]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trimEnd()).toBe(
+        `titular: The data directory ${dataDir} is a disk of its own (a mount point), and restore moves the data it replaces into a new folder beside it (${path.basename(dataDir)}-antes-de-restaurar-…), on another disk, where files cannot be moved: ` +
+          'move titular.db (with its -wal and -shm files) and master.key out of it into a folder of your own, then restore into the emptied data directory; nothing was changed',
+      );
+      expect(fingerprint(dataDir)).toEqual(before);
+      expect(asideOf(dataDir)).toEqual([]);
+      // The way the sentence gives: the data moved out by hand, the restore into the emptied folder.
+      const mine = place('moved-out');
+      mkdirSync(mine);
+      for (const name of readdirSync(dataDir)) copyFileSync(path.join(dataDir, name), path.join(mine, name));
+      for (const name of readdirSync(dataDir)) rmSync(path.join(dataDir, name));
+      expect((await cli(['restore', backup, '--data-dir', dataDir])).code).toBe(0);
+      expect(await cbuBalance(dataDir)).toBe(100);
+    } finally {
+      disk.unmount();
+    }
+  }, TIMEOUT_MS);
+
+  // Refused by the file system after the checks (here an immutable key file, `chattr +i`; an ACL or a
+  // security module alike): what was already moved aside goes back, and the error is said in words.
+  it.skipIf(process.getuid?.() !== 0)('refused part-way by the file system: the data already moved aside is put back; said in words (root only, where chattr works)', async () => {
+    const dataDir = await initialized();
+    const backup = place('backup');
+    await ok(['backup', backup, '--data-dir', dataDir]);
+    const key = path.join(dataDir, 'master.key');
+    if (spawnSync('chattr', ['+i', key]).status !== 0) return; // no chattr, or a file system without it (tmpfs)
+    try {
+      const before = fingerprint(dataDir);
+      const refused = await cli(['restore', backup, '--data-dir', dataDir]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trimEnd()).toBe(`titular: The restore into ${dataDir} failed (permission denied: ${key}): nothing was changed`);
+      expect(fingerprint(dataDir)).toEqual(before);
+      expect(asideOf(dataDir)).toEqual([]);
+    } finally {
+      spawnSync('chattr', ['-i', key]);
     }
   }, TIMEOUT_MS);
 

@@ -151,6 +151,48 @@ describe('data directories Titular cannot use are refused at start, in words', (
       expect(readdirSync(unreadable).sort()).toEqual(['master.key', 'titular.db']);
       expect(readdirSync(rootsFolder).sort()).toEqual(['master.key', 'titular.db']);
     }, TIMEOUT_MS);
+    // The restore sets the data it replaces aside beside the data directory: a service user's folder
+    // under root's (/var/lib/titular in /var/lib) used to fail half-way with a raw `EACCES: permission
+    // denied, mkdir '…-antes-de-restaurar-…'`; a backup root keeps to itself, with `EACCES: scandir` or
+    // SQLite's "unable to open database file".
+    it('restore by a user who cannot write the folder above the data directory, or read the backup: refused before anything changes, naming the folder and what to do', async () => {
+      const dir = nobodysCopy('restore-under-roots'); // in `work`, root's, 0755
+      const backup = nobodysCopy('restore-backup');
+      const fingerprint = (folder: string) => readdirSync(folder).map((name) => `${name}:${statSync(path.join(folder, name)).size}:${statSync(path.join(folder, name)).mtimeMs}`).sort();
+      const before = fingerprint(dir);
+      const beside = () => readdirSync(work).filter((name) => name.startsWith('restore-under-roots-antes-de-restaurar-'));
+
+      const refused = await cli(['restore', backup], dir, { asNobody: true });
+      expectRefusal(
+        refused,
+        'titular:',
+        `The folder above the data directory, ${work}, cannot be written to by user nobody (owner root, mode 0755), and restore moves the data it replaces into a new folder there (restore-under-roots-antes-de-restaurar-…): ` +
+          `run the restore as a user who can write to ${work}, then give the data directory back to nobody (chown -R nobody ${dir}); nothing was changed`,
+      );
+      expect(fingerprint(dir)).toEqual(before);
+      expect(beside()).toEqual([]);
+
+      // A backup nobody cannot read: its folder, then its database.
+      const readAdvice = (folder: string) => `run the restore as a user who can read it, or give the backup to nobody (chown -R nobody ${folder})`;
+      const rootsBackup = copyOf('restore-roots-backup');
+      chmodSync(rootsBackup, 0o700);
+      const rootsDatabase = copyOf('restore-roots-database');
+      chmodSync(rootsDatabase, 0o755);
+      const [folder, database] = await Promise.all([cli(['restore', rootsBackup], dir, { asNobody: true }), cli(['restore', rootsDatabase], dir, { asNobody: true })]);
+      expectRefusal(folder, 'titular:', `The backup folder ${rootsBackup} cannot be read by user nobody (owner root, mode 0700): ${readAdvice(rootsBackup)}`);
+      expectRefusal(database, 'titular:', `${rootsDatabase}/titular.db cannot be read by user nobody (owner root, mode 0600): ${readAdvice(rootsDatabase)}`);
+      expect(fingerprint(dir)).toEqual(before);
+
+      // The way out the sentence gives: the restore run by root, the data directory given back to nobody.
+      const restored = await cli(['restore', backup], dir);
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(beside()).toHaveLength(1);
+      expectRefusal(await cli(['credits', 'show'], dir, { asNobody: true }), 'titular:', `${dir}/titular.db cannot be read by user nobody (owner root, mode 0600): run Titular as the owner of its data directory, or give the folder to nobody (chown -R nobody ${dir})`);
+      for (const entry of ['', ...readdirSync(dir)]) chownSync(path.join(dir, entry), NOBODY, NOBODY);
+      const after = await cli(['credits', 'show'], dir, { asNobody: true });
+      expect(after.code, after.stderr).toBe(0);
+      expect(after.stdout).toMatch(/cbu\s+Consulta CBU\s+100\s/);
+    }, TIMEOUT_MS);
   });
 
   it.skipIf(!asRoot)('a data directory on a read-only disk (a read-only bind mount; root only)', async () => {

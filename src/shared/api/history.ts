@@ -122,6 +122,13 @@ export const historyResponseSchema = z.object({
 });
 export type HistoryResponse = z.infer<typeof historyResponseSchema>;
 
+/**
+ * What the desktop's CSV exports (history.exportCsv, bulk.exportCsv) add to their file: how many of
+ * its rows went without their stored answer, which cannot be read (`responseData` is then
+ * `{ "damaged": true }`), and the first one's lookup id (and bulk row); null when none.
+ */
+export const damagedRowsSchema = z.object({ count: z.number().int().positive(), firstId: z.string(), firstRow: z.number().int().optional() }).nullable();
+
 /** A page as the desktop sees it (IPC `history.list`): the entries with their keys. */
 export const keyedHistoryPageSchema = z.object({ data: z.array(keyedHistoryEntrySchema), pagination: paginationSchema });
 export type KeyedHistoryPage = z.infer<typeof keyedHistoryPageSchema>;

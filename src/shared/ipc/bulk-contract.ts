@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { productSlugSchema } from '../api/common';
 import { languageSchema, timeZoneSchema } from '../language';
 import { bulkInvalidRowSchema, bulkJobSchema } from '../api/bulk';
+import { damagedRowsSchema } from '../api/history';
 
 /**
  * Largest input the desktop sends in one call (about 350,000 CBUs). Larger files go through
@@ -39,7 +40,7 @@ export const bulkIpcContract = {
   'bulk.exportCsv': {
     /** The screen's language and time zone, which the file speaks (default Spanish, the core's zone). */
     input: jobId.extend({ language: languageSchema.optional(), timeZone: timeZoneSchema.optional() }),
-    output: z.object({ fileName: z.string(), csv: z.string(), rows: z.number().int() }),
+    output: z.object({ fileName: z.string(), csv: z.string(), rows: z.number().int(), damaged: damagedRowsSchema }),
     admin: false,
   },
 } as const;

@@ -10,7 +10,7 @@
 // SQLite's own lock: every connection to a WAL database holds a shared lock on it while open, so an
 // exclusive lock is granted only when no other process has it open.
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { stateRefusal } from '../errors';
 import { DATABASE_FILE, KEY_FILE } from '../data-dir';
@@ -23,6 +23,7 @@ import { localStamp } from './backup-folder';
 import { ensureFolder, folderProblem } from '../folders';
 import { isSameOrInside } from '../paths';
 import { peekDataDir } from '../startup/peek-data-dir';
+import { restoreTargetProblem, unreadableBackup } from './restore-access';
 
 const PARTIAL = '.restoring';
 /** The files of a data directory's data that a restore replaces; anything else in the folder stays. */
@@ -49,6 +50,9 @@ export async function restoreDataDir(options: { backup: string; dataDir: string;
   const { organization, protection } = checkBackup(backup);
 
   ensureFolder(dataDir, { label: 'The data directory' });
+  // What it will write and move, checked before it writes anything (restore-access.ts).
+  const denied = restoreTargetProblem(dataDir, presentDataFiles(dataDir).length > 0);
+  if (denied) throw stateRefusal(denied);
   const database = path.join(dataDir, DATABASE_FILE);
   const keyFile = path.join(dataDir, KEY_FILE);
   const partialDatabase = `${database}${PARTIAL}`;
@@ -58,6 +62,7 @@ export async function restoreDataDir(options: { backup: string; dataDir: string;
   refuseIfOpen(database);
 
   let previous: string | null = null;
+  const moved: string[] = [];
   try {
     closeSync(openSync(partialDatabase, 'wx', 0o600));
     await copyDatabase(path.join(backup, DATABASE_FILE), partialDatabase);
@@ -69,22 +74,33 @@ export async function restoreDataDir(options: { backup: string; dataDir: string;
     }
     // Checked again right before the move: the copy may have taken a while.
     refuseIfOpen(database);
-    const present = DATA_FILES.filter((name) => existsSync(path.join(dataDir, name)));
+    const present = presentDataFiles(dataDir);
     if (present.length > 0) {
       previous = asideFolder(dataDir, options.now ?? new Date());
       mkdirSync(previous, { mode: 0o700 });
       // The database first: from then on the folder no longer looks like a data directory with its
       // old database and the backup's key, whatever happens next.
-      for (const name of present) renameSync(path.join(dataDir, name), path.join(previous, name));
+      for (const name of present) {
+        renameSync(path.join(dataDir, name), path.join(previous, name));
+        moved.push(name);
+      }
       syncFolder(previous);
     }
   } catch (error) {
     for (const file of [partialDatabase, partialKey]) rmSync(file, { force: true });
+    // Refused part-way after the checks (an ACL, a security module, a race): what was moved goes back.
+    const stranded = previous === null ? null : moveBack(previous, moved, dataDir);
     if (isDiskFull(error)) {
       const needed = statSync(path.join(backup, DATABASE_FILE)).size;
       throw stateRefusal(`There is not enough free space in ${dataDir} to restore: the backup's database takes about ${megabytes(needed)}; nothing was changed`);
     }
-    throw error;
+    const said = fileSystemRefusal(error);
+    if (said === null) throw error;
+    throw stateRefusal(
+      stranded === null
+        ? `The restore into ${dataDir} failed (${said}): nothing was changed`
+        : `The restore into ${dataDir} failed (${said}), and the data it was replacing is still in ${stranded}: move it back into the data directory`,
+    );
   }
   if (protection === 'keyfile') renameSync(partialKey, keyFile);
   renameSync(partialDatabase, database);
@@ -92,9 +108,54 @@ export async function restoreDataDir(options: { backup: string; dataDir: string;
   return { dataDir, backup, organization, protection, previous };
 }
 
+/** The files of the data directory's data that are there (a restore moves them aside). */
+function presentDataFiles(dataDir: string): string[] {
+  return DATA_FILES.filter((name) => existsSync(path.join(dataDir, name)));
+}
+
+/**
+ * Moves `names` from `previous` back into `dataDir` and removes `previous` when that empties it;
+ * answers null when done, else `previous`, where the data still is.
+ */
+function moveBack(previous: string, names: readonly string[], dataDir: string): string | null {
+  try {
+    for (const name of [...names].reverse()) renameSync(path.join(previous, name), path.join(dataDir, name));
+    rmdirSync(previous);
+    return null;
+  } catch {
+    return existsSync(previous) && readdirSync(previous).length > 0 ? previous : null;
+  }
+}
+
+/** A file system's refusal in words ("permission denied: /srv/titular/titular.db.restoring"), or null for any other error. */
+function fileSystemRefusal(error: unknown): string | null {
+  const err = error as NodeJS.ErrnoException;
+  const words: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'read-only file system',
+    EXDEV: 'the files cannot be moved to another disk',
+    EIO: 'input/output error: the disk may be failing',
+  };
+  const said = err?.code === undefined ? undefined : words[err.code];
+  if (said === undefined) return null;
+  return err.path === undefined ? said : `${said}: ${err.path}`;
+}
+
 /** A whole backup of a Titular data directory, readable, with its organization and vault; else a refusal naming what is wrong. */
 function checkBackup(backup: string): { organization: string; protection: MasterKeyProviderKind } {
-  if (!existsSync(backup) || !statSync(backup).isDirectory()) throw stateRefusal(`${backup} is not a folder`);
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(backup).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw stateRefusal(`${backup} does not exist: name the folder of a backup (made by \`titular backup\` or Ajustes)`);
+    throw stateRefusal(`${backup} cannot be reached (${code === 'EACCES' ? 'permission denied on a folder above it' : (error as Error).message}): run the restore as a user who can read it`);
+  }
+  if (!isFolder) throw stateRefusal(`${backup} is not a folder`);
+  // One this user cannot read would look empty ("holds no Titular backup"), or fail in SQLite's words.
+  const unreadable = unreadableBackup(backup, false);
+  if (unreadable) throw stateRefusal(unreadable);
   const file = path.join(backup, DATABASE_FILE);
   if (!existsSync(file)) {
     const partial = readdirSync(backup).some((name) => name.endsWith('.partial'));
@@ -125,6 +186,8 @@ function checkBackup(backup: string): { organization: string; protection: Master
   if (protection === 'keyfile' && !existsSync(path.join(backup, KEY_FILE))) {
     throw stateRefusal(`${backup} lacks ${KEY_FILE}, which this backup's vault is protected by: without it its stored API keys could not be revealed`);
   }
+  const keyUnreadable = protection === 'keyfile' ? unreadableBackup(backup, true) : null;
+  if (keyUnreadable) throw stateRefusal(keyUnreadable);
   return { organization, protection };
 }
 

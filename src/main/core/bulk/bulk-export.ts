@@ -3,6 +3,7 @@
 // own (credit_consumed sums to what the job charged; duplicate_of_row points at the first row).
 import { INTERCHANGE, type CsvColumn, type CsvDialect } from '../export/csv-dialect';
 import type { BulkJobStore, ExportRow } from './bulk-jobs';
+import { isDamagedAnswer, storedAnswer, type DamagedAnswers } from '../history/stored-answer';
 
 const COLUMNS: readonly CsvColumn[] = [
   { field: 'row', es: 'Fila', en: 'Row' },
@@ -28,14 +29,18 @@ export type BulkRowStatus = 'SUCCESS' | 'ERROR' | 'INVALID' | 'PENDING';
 
 const PAGE_SIZE = 5_000;
 
-/** The CSV in chunks (header first), read a page at a time so no statement stays open between chunks. */
-export function* bulkCsvChunks(store: BulkJobStore, jobId: string, dialect: CsvDialect = INTERCHANGE): Generator<string> {
+/**
+ * The CSV in chunks (header first), read a page at a time so no statement stays open between chunks.
+ * A row whose lookup's stored answer cannot be read is exported without its holders and bank, and
+ * counted in `damaged` for the caller to say (history/stored-answer.ts).
+ */
+export function* bulkCsvChunks(store: BulkJobStore, jobId: string, dialect: CsvDialect = INTERCHANGE, damaged?: DamagedAnswers): Generator<string> {
   yield dialect.header(COLUMNS);
   let after = 0;
   for (;;) {
     const page = store.exportPage(jobId, after, PAGE_SIZE);
     if (page.length === 0) return;
-    yield page.map((row) => bulkCsvRow(row, dialect)).join('');
+    yield page.map((row) => bulkCsvRow(row, dialect, damaged)).join('');
     after = page.at(-1)!.row;
   }
 }
@@ -46,9 +51,9 @@ export function rowStatus(row: ExportRow): BulkRowStatus {
   return row.httpStatus === 200 ? 'SUCCESS' : 'ERROR';
 }
 
-function bulkCsvRow(row: ExportRow, dialect: CsvDialect): string {
+function bulkCsvRow(row: ExportRow, dialect: CsvDialect, damaged: DamagedAnswers | undefined): string {
   const status = rowStatus(row);
-  const data = parseObject(row.responseData);
+  const data = answerOf(row, damaged);
   const first = row.firstRow === row.row;
   const holders = holdersOf(data);
   return dialect.row([
@@ -69,14 +74,13 @@ function bulkCsvRow(row: ExportRow, dialect: CsvDialect): string {
   ]);
 }
 
-function parseObject(json: string | null): Record<string, unknown> | null {
-  if (!json) return null;
-  try {
-    const value: unknown = JSON.parse(json);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
+/** The stored answer of the row's lookup; null when it has none yet, or when it cannot be read (then counted). */
+function answerOf(row: ExportRow, damaged: DamagedAnswers | undefined): Record<string, unknown> | null {
+  if (!row.responseData) return null;
+  const answer = storedAnswer(row.responseData);
+  if (!isDamagedAnswer(answer)) return answer;
+  damaged?.note(row.lookupId ?? '', row.row);
+  return null;
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');

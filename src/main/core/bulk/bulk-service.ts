@@ -14,6 +14,7 @@ import { BulkJobStore, RUN_STALE_MS, runnerIsGone, type BulkJobRow } from './bul
 import { BulkRunner, type BulkRunOptions, type BulkRunResult } from './bulk-runner';
 import { progressOf } from './bulk-progress';
 import { bulkCsvChunks } from './bulk-export';
+import type { DamagedAnswers } from '../history/stored-answer';
 import type { CsvDialect } from '../export/csv-dialect';
 import type { User } from '../users/users';
 
@@ -217,9 +218,12 @@ export class BulkService {
     return this.get(orgId, id);
   }
 
-  /** The export as CSV chunks (one row per input row, file order), in the interchange form unless a dialect is given. */
-  exportCsv(orgId: string, id: string, dialect?: CsvDialect): Generator<string> {
-    return bulkCsvChunks(this.store, this.#require(orgId, id).id, dialect);
+  /**
+   * The export as CSV chunks (one row per input row, file order), in the interchange form unless a
+   * dialect is given; rows whose stored answer cannot be read are counted in `damaged`.
+   */
+  exportCsv(orgId: string, id: string, dialect?: CsvDialect, damaged?: DamagedAnswers): Generator<string> {
+    return bulkCsvChunks(this.store, this.#require(orgId, id).id, dialect, damaged);
   }
 
   /**

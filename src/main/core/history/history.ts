@@ -9,6 +9,7 @@ import type { LookupSource, LookupStatus, ProductSlug } from '../../../shared/ap
 import type { HistoryQuery, KeyedHistoryEntry, KeyedHistoryPage } from '../../../shared/api/history';
 import type { BatchFolding } from '../db/commit-queue';
 import { jsonOf } from '../frozen-json';
+import { storedAnswer } from './stored-answer';
 import { DAY_MS } from '../../../shared/day';
 import { DailyCounts, dayOf, type DayFilter } from './daily-counts';
 import { EARLIEST_MS, LATEST_MS, dayEnd, dayStart, locateFromNewest, locateFromOldest, splitRange, type Edge, type PageWindow, type Span } from './page-window';
@@ -314,7 +315,8 @@ function toEntry(row: Row): KeyedHistoryEntry {
     inputType: row.input_type,
     status: row.status,
     source: row.source,
-    responseData: JSON.parse(row.response_data) as Record<string, unknown>,
+    // A row whose stored answer is not readable JSON is still listed, marked (stored-answer.ts).
+    responseData: storedAnswer(row.response_data),
     upstreamLatencyMs: row.upstream_latency_ms,
     creditConsumed: row.credit_consumed,
     createdAt: new Date(row.created_at).toISOString(),

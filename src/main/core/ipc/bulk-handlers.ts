@@ -6,6 +6,7 @@ import type { Titular } from '../titular';
 import type { User } from '../users/users';
 import type { bulkIpcContract } from '../../../shared/ipc/bulk-contract';
 import { csvDialect } from '../export/csv-dialect';
+import { DamagedAnswers } from '../history/stored-answer';
 
 type BulkChannel = keyof typeof bulkIpcContract;
 type Input<C extends BulkChannel> = z.output<(typeof bulkIpcContract)[C]['input']>;
@@ -39,14 +40,15 @@ export const bulkHandlers: { [C in BulkChannel]: BulkHandler<C> } = {
   'bulk.exportCsv': async (titular, user, input) => {
     const job = titular.bulk.visibleTo(user, input.id);
     const dialect = csvDialect(input.language ?? 'es', input.timeZone);
-    const csv = [...titular.bulk.exportCsv(user.orgId, job.id, dialect)].join('');
+    const damaged = new DamagedAnswers();
+    const csv = [...titular.bulk.exportCsv(user.orgId, job.id, dialect, damaged)].join('');
     // As history.exportCsv: no outcome in the file that is not on disk yet (synchronous=FULL).
     await titular.commits.settled();
     // Letters, digits, `_`, `-` and single dots only (no "..", no leading dot): the desktop saves only
     // names of that shape (electron/download-policy.ts).
     const base = job.name.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '-').replace(/\.{2,}/g, '-').slice(0, 60).replace(/^[-.]+|[-.]+$/g, '') || 'lote';
     const day = dialect.day(Date.parse(job.createdAt));
-    return { fileName: `titular-${dialect.form === 'en' ? 'batch' : 'lote'}-${withIsoDay(base, day)}.csv`, csv, rows: job.totalRows };
+    return { fileName: `titular-${dialect.form === 'en' ? 'batch' : 'lote'}-${withIsoDay(base, day)}.csv`, csv, rows: job.totalRows, damaged: damaged.summary() };
   },
 };
 

@@ -8,6 +8,7 @@ import { TitularError, invalidParameter } from '../errors';
 import { VaultUnlockError } from '../vault/master-key-provider';
 import { MAX_ACTIVE_KEYS } from '../keys/api-keys';
 import { historyCsvHeader, historyCsvRow } from '../history/history-csv';
+import { DamagedAnswers, isDamagedAnswer } from '../history/stored-answer';
 import { csvDialect } from '../export/csv-dialect';
 import { calendarDay } from '../time/wall-clock';
 import { PassphraseAttempts } from '../vault/passphrase-attempts';
@@ -104,12 +105,16 @@ const handlers: { [C in Channel]: Handler<C> } = {
     const dialect = csvDialect(input.language ?? 'es', input.timeZone);
     let csv = historyCsvHeader(dialect);
     let rows = 0;
+    // Entries whose stored answer cannot be read go into the file with the rest of what they hold; the screen says how many.
+    const damaged = new DamagedAnswers();
     for (const entry of titular.history.iterate(historyScope(user, input), historyQuery(input))) {
       if (++rows > MAX_EXPORT_ROWS) throw invalidParameter(`More than ${MAX_EXPORT_ROWS} entries: narrow the dates, or use \`titular history export\``);
+      if (isDamagedAnswer(entry.responseData)) damaged.note(entry.id);
       csv += historyCsvRow(entry, dialect);
     }
     await titular.commits.settled();
-    return { fileName: `titular-${dialect.form === 'en' ? 'history' : 'historial'}-${dialect.day(Date.now())}.csv`, csv, rows };
+    const fileName = `titular-${dialect.form === 'en' ? 'history' : 'historial'}-${dialect.day(Date.now())}.csv`;
+    return { fileName, csv, rows, damaged: damaged.summary() };
   },
 
   'keys.list': (titular, user) => ({

@@ -11,6 +11,7 @@ import { RESUMABLE_STATUSES, type BulkJobView } from '../../../shared/api/bulk';
 import type { BulkRunResult } from '../../core/bulk/bulk-runner';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../core/bulk/bulk-runner';
 import { BULK_CSV_COLUMNS } from '../../core/bulk/bulk-export';
+import { DamagedAnswers, answerNoun, damagedWarning } from '../../core/history/stored-answer';
 import { BulkAlreadyCompleted } from '../../core/bulk/bulk-service';
 import { UsageError, booleanOption, oneOf, outputFileOption, outputFileOptions, stringOption, wholeNumber } from './args';
 import { CliError, unlockSessionVault, userByEmail, type CommandSpec, type SessionContext } from './context';
@@ -66,15 +67,18 @@ class ExportFile {
     }
   }
 
-  write(ctx: SessionContext, jobId: string): void {
+  /** Writes the file; answers the rows it wrote without their stored answer (damaged). */
+  write(ctx: SessionContext, jobId: string): DamagedAnswers {
+    const damaged = new DamagedAnswers();
     try {
-      for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId, this.dialect)) writeSync(this.#fd, chunk);
+      for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId, this.dialect, damaged)) writeSync(this.#fd, chunk);
       closeSync(this.#fd);
       renameSync(this.#temporary, this.target);
     } catch (error) {
       this.discard();
       throw writeFailure(this.target, error);
     }
+    return damaged;
   }
 
   /** Never throws: it runs while another error is on its way, which a failed cleanup must not replace. */
@@ -88,11 +92,19 @@ class ExportFile {
   }
 }
 
-async function writeToStdout(ctx: SessionContext, jobId: string, dialect: CsvDialect): Promise<void> {
+async function writeToStdout(ctx: SessionContext, jobId: string, dialect: CsvDialect): Promise<DamagedAnswers> {
   const stdout = ctx.out.streams.stdout;
-  for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId, dialect)) {
+  const damaged = new DamagedAnswers();
+  for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId, dialect, damaged)) {
     if (!stdout.write(chunk)) await new Promise<void>((resolve) => stdout.once('drain', resolve));
   }
+  return damaged;
+}
+
+/** Says on stderr, once, how many exported rows lacked their stored answer (history/stored-answer.ts). */
+function warnDamaged(ctx: SessionContext, damaged: DamagedAnswers | undefined, product: ProductSlug): void {
+  const warning = damaged && damagedWarning(damaged, { noun: 'row', what: answerNoun(product) });
+  if (warning) ctx.out.warn(`Warning: ${warning}.`);
 }
 
 function describeJob(job: BulkJobView): string {
@@ -137,7 +149,7 @@ async function runJob(ctx: SessionContext, job: BulkJobView, exportFile: ExportF
   }
   reporter.end(result.progress);
   const after = ctx.titular.bulk.get(ctx.org.id, job.id);
-  exportFile?.write(ctx, job.id);
+  warnDamaged(ctx, exportFile?.write(ctx, job.id), after.product);
 
   if (out.json) {
     out.data({ ...extra, job: after, run: { end: result.end, lookedUp: result.lookedUp, durationMs: result.durationMs, error: result.error?.message ?? null }, export: target });
@@ -381,11 +393,11 @@ export const bulkCommands: CommandSpec[] = [
       const outFile = outputFileOption(ctx.values, ctx.command);
       if (outFile === undefined || outFile === '-') {
         refuseJsonWithCsvOnStdout(ctx.out.json, ctx.command, '--out');
-        await writeToStdout(ctx, job.id, dialect);
+        warnDamaged(ctx, await writeToStdout(ctx, job.id, dialect), job.product);
         return;
       }
       const target = exportTarget(outFile, { dataDir: ctx.dataDir });
-      new ExportFile(target, dialect).write(ctx, job.id);
+      warnDamaged(ctx, new ExportFile(target, dialect).write(ctx, job.id), job.product);
       if (ctx.out.json) ctx.out.data({ exported: job.totalRows, output: target });
       else ctx.out.line(`Exported ${counted(job.totalRows, 'row', 'rows')} of job ${job.id} to ${target}`);
     },

@@ -6,6 +6,7 @@ import { createWriteStream, renameSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { History } from '../../core/history/history';
 import { CSV_COLUMNS, historyCsvHeader, historyCsvRow } from '../../core/history/history-csv';
+import { DamagedAnswers, answerNoun, damagedWarning, isDamagedAnswer } from '../../core/history/stored-answer';
 import { INTERCHANGE } from '../../core/export/csv-dialect';
 import { LANG_HELP, LANG_OPTION, exportDialect } from './export-lang';
 import { historyQuerySchema } from '../../../shared/api/history';
@@ -195,10 +196,14 @@ export const historyCommands: CommandSpec[] = [
       const reader = openReader(ctx.dataDir);
       let count = 0;
       let completed = false;
+      // Entries whose stored answer cannot be read are exported with the rest of what they hold and
+      // told once at the end, on stderr: one bad row does not cost the whole export.
+      const damaged = new DamagedAnswers();
       try {
         const history = new History(reader);
         let buffer = format === 'csv' ? historyCsvHeader(dialect) : '[';
         for (const entry of history.iterate({ orgId: ctx.org.id, environment, product }, filter)) {
+          if (isDamagedAnswer(entry.responseData)) damaged.note(entry.id);
           if (format === 'csv') buffer += historyCsvRow(entry, dialect);
           else buffer += `${count === 0 ? '\n' : ',\n'}${JSON.stringify(entry)}`;
           count++;
@@ -226,8 +231,10 @@ export const historyCommands: CommandSpec[] = [
         if (!completed) sink.abort();
       }
 
+      const warning = damagedWarning(damaged, { noun: 'entry', what: answerNoun(product) });
+      if (warning) ctx.out.warn(`Warning: ${warning}.`);
       if (target) {
-        if (ctx.out.json) ctx.out.data({ exported: count, format, output: target });
+        if (ctx.out.json) ctx.out.data({ exported: count, format, output: target, damaged: damaged.count });
         else ctx.out.line(`Exported ${count} ${count === 1 ? 'entry' : 'entries'} (${environment}, ${product}) to ${target}`);
       }
       return 0;

@@ -315,6 +315,10 @@ export const en: Messages = {
     },
     export: 'Export CSV',
     exported: { one: '1 row exported.', other: '{n} rows exported.' },
+    exportedDamaged: {
+      one: '1 row has damaged contents (row {row}): exported without its stored answer, which cannot be read.',
+      other: '{n} rows have damaged contents (the first: row {row}): exported without their stored answers, which cannot be read.',
+    },
     showInvalid: 'Show invalid rows ({n})',
     hideInvalid: 'Hide invalid rows',
     colRow: 'Row',
@@ -345,6 +349,12 @@ export const en: Messages = {
     export: 'Export CSV',
     exporting: 'Exporting…',
     exported: { one: '1 row exported.', other: '{n} rows exported.' },
+    exportedDamaged: {
+      one: '1 entry has damaged contents (ID {id}): exported without its stored answer, which cannot be read.',
+      other: '{n} entries have damaged contents (the first: ID {id}): exported without their stored answers, which cannot be read.',
+    },
+    damaged: 'Damaged contents',
+    damagedDetail: 'The stored answer of this lookup is damaged and cannot be read. The rest of the lookup (date, identifier, status, credit) is as recorded.',
     statuses: STORED_WORDS.en.statuses,
     sources: STORED_WORDS.en.sources,
     colDate: 'Date',

@@ -325,6 +325,10 @@ export const es = {
     },
     export: 'Exportar CSV',
     exported: { one: 'Se exportó 1 fila.', other: 'Se exportaron {n} filas.' },
+    exportedDamaged: {
+      one: '1 fila tiene el contenido dañado (fila {row}): se exportó sin su respuesta guardada, que no se puede leer.',
+      other: '{n} filas tienen el contenido dañado (la primera: fila {row}): se exportaron sin su respuesta guardada, que no se puede leer.',
+    },
     showInvalid: 'Ver filas inválidas ({n})',
     hideInvalid: 'Ocultar filas inválidas',
     colRow: 'Fila',
@@ -355,6 +359,13 @@ export const es = {
     export: 'Exportar CSV',
     exporting: 'Exportando…',
     exported: { one: 'Se exportó 1 fila.', other: 'Se exportaron {n} filas.' },
+    /** Entries whose stored answer cannot be read (a damaged cell): exported with the rest of what they hold. */
+    exportedDamaged: {
+      one: '1 consulta tiene el contenido dañado (ID {id}): se exportó sin su respuesta guardada, que no se puede leer.',
+      other: '{n} consultas tienen el contenido dañado (la primera: ID {id}): se exportaron sin su respuesta guardada, que no se puede leer.',
+    },
+    damaged: 'Contenido dañado',
+    damagedDetail: 'La respuesta guardada de esta consulta está dañada y no se puede leer. El resto de la consulta (fecha, identificador, estado, crédito) está como se registró.',
     statuses: STORED_WORDS.es.statuses,
     sources: STORED_WORDS.es.sources,
     colDate: 'Fecha',

@@ -35,6 +35,11 @@ function useDebounced<T>(value: T, ms: number): T {
   return debounced;
 }
 
+/** An entry whose stored answer cannot be read: the core lists it with `{ damaged: true }` in its place (history/stored-answer.ts). */
+function isDamaged(entry: HistoryEntry): boolean {
+  return entry.responseData.damaged === true;
+}
+
 function errorOf(entry: HistoryEntry): { code: string; message: string } | null {
   const error = entry.responseData.error;
   if (isPlainObject(error) && typeof error.code === 'string') return { code: error.code, message: typeof error.message === 'string' ? error.message : '' };
@@ -45,6 +50,13 @@ function errorOf(entry: HistoryEntry): { code: string; message: string } | null 
 function ResultCell({ entry }: { entry: HistoryEntry }) {
   const { m } = useI18n();
   const error = errorOf(entry);
+  if (isDamaged(entry)) {
+    return (
+      <td className="result-cell" title={m.history.damagedDetail} data-testid="history-result-damaged">
+        <span className="clamp-2">{m.history.damaged}</span>
+      </td>
+    );
+  }
   if (!error) {
     const summary = resultSummary(entry);
     return (
@@ -131,6 +143,8 @@ export function HistorialScreen() {
       onSuccess: (result) => {
         downloadCsv(result.fileName, result.csv);
         toast((t) => t.plural(result.rows, t.m.history.exported));
+        const damaged = result.damaged;
+        if (damaged) toast((t) => t.plural(damaged.count, t.m.history.exportedDamaged, { id: damaged.firstId }), 'error');
       },
     });
   };
@@ -383,7 +397,11 @@ function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () =>
       </dl>
 
       <div className="section-label">{m.history.summary}</div>
-      {described ? (
+      {isDamaged(entry) ? (
+        <p className="muted" data-testid="history-detail-damaged">
+          {m.history.damagedDetail}
+        </p>
+      ) : described ? (
         <div className="banner banner-error" data-testid="history-detail-error">
           <div className="banner-body">
             <div className="banner-title">

@@ -58,6 +58,8 @@ export function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | n
         onSuccess: (result) => {
           downloadCsv(result.fileName, result.csv);
           toast((t) => t.plural(result.rows, t.m.bulk.exported));
+          const damaged = result.damaged;
+          if (damaged) toast((t) => t.plural(damaged.count, t.m.bulk.exportedDamaged, { row: damaged.firstRow ?? '' }), 'error');
         },
       },
     );

@@ -1,0 +1,66 @@
+// The answer a lookup stored (lookups.response_data) as the history and the bulk exports read it.
+// Titular writes it as a JSON object, but a row can still come back as text that is not one: written
+// by another tool, or cut by a disk fault that left SQLite's pages valid. One such row used to fail
+// a whole history page (500), a 100 000-row export, or the desktop's Historial with a SyntaxError.
+// It is listed instead with everything else it holds (date, identifier, status, credits, user: other
+// columns, intact), its answer replaced by the marker below, and each interface says how many it met
+// and which was first, so nobody is told a silent lie (an empty answer looks like a lookup that found
+// no holders).
+
+/**
+ * The answer of an entry whose stored answer cannot be read. An object, as the contract's
+ * `responseData` is (spec 2.3): clients that read `responseData.holders` or `.error` keep working.
+ */
+export const DAMAGED_ANSWER: Readonly<{ damaged: true }> = Object.freeze({ damaged: true });
+
+/** The stored answer as an object, or DAMAGED_ANSWER when its text is not a JSON object. Parses once, as before. */
+export function storedAnswer(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // Not JSON: said below as damaged.
+  }
+  return DAMAGED_ANSWER;
+}
+
+/** Whether an entry's answer is the damaged marker (the same object storedAnswer returns). */
+export function isDamagedAnswer(answer: unknown): boolean {
+  return answer === DAMAGED_ANSWER;
+}
+
+/** How many entries (or bulk rows) of an export had a damaged answer, and which was the first. */
+export class DamagedAnswers {
+  count = 0;
+  /** The first one's lookup id, and for a bulk export its row. */
+  first: { id: string; row?: number } | null = null;
+
+  note(id: string, row?: number): void {
+    if (this.count++ === 0) this.first = row === undefined ? { id } : { id, row };
+  }
+
+  /** For the desktop's channels: null when there were none. */
+  summary(): { count: number; firstId: string; firstRow?: number } | null {
+    if (this.first === null) return null;
+    return { count: this.count, firstId: this.first.id, ...(this.first.row === undefined ? {} : { firstRow: this.first.row }) };
+  }
+}
+
+/**
+ * The export's one warning: "1 entry has damaged contents (id …): exported without its account data
+ * (its stored answer cannot be read)". `noun` names the rows ("entry", "row"), `what` what they lack.
+ */
+export function damagedWarning(damaged: DamagedAnswers, options: { noun: 'entry' | 'row'; what: string }): string | null {
+  const first = damaged.first;
+  if (first === null) return null;
+  const { noun, what } = options;
+  const which = first.row === undefined ? `id ${first.id}` : `row ${first.row}, lookup ${first.id}`;
+  if (damaged.count === 1) return `1 ${noun} has damaged contents (${which}): exported without its ${what} (its stored answer cannot be read)`;
+  const plural = noun === 'entry' ? 'entries' : 'rows';
+  return `${damaged.count} ${plural} have damaged contents (the first: ${which}): exported without their ${what} (their stored answers cannot be read)`;
+}
+
+/** What a damaged entry of a product lacks, in the warning's words. */
+export function answerNoun(product: 'cbu' | 'informes'): string {
+  return product === 'informes' ? 'credit report' : 'account data';
+}
