@@ -48,20 +48,28 @@ describe('desktop writes while another process holds the write lock', () => {
     f = await createBridgeFixture({ credits: { cbu: 10 } });
     f.importDirectory(DIRECTORY_CSV);
     const secret = f.createKey();
-    const created = await f.call('keys.create', { name: 'to revoke', product: 'cbu', scopes: ['lookup'], environment: 'live', ipWhitelist: [] });
-    expect(created.body.ok).toBe(true);
+    // Made through the core, not a channel: the lookup and the writes below are the first this
+    // process commits, which is where a connection setting that did not apply went unnoticed.
+    const toRevoke = f.titular.keys.create({ orgId: f.orgId, ownerUserId: f.adminId, actorUserId: f.adminId, name: 'to revoke', product: 'cbu', scopes: ['lookup'], environment: 'live' }).key;
     const before = { purchases: count(f, "SELECT COUNT(*) AS n FROM credit_ledger WHERE kind = 'purchase'"), audit: count(f, 'SELECT COUNT(*) AS n FROM audit_log') };
 
     const held = holdWriteLock(f.dataDir);
+    const lookup = tracked(f.app.inject({ method: 'GET', url: `/api/v1/lookup?identifier=${DIR.individual.cbu}&type=cbu`, headers: auth(secret) }));
     const writes = [
       tracked(f.call('credits.purchase', { product: 'cbu', amount: 5, reference: 'OC-lock-1' })),
-      tracked(f.call('keys.revoke', { id: created.body.value.key.id })),
+      tracked(f.call('keys.revoke', { id: toRevoke.id })),
       tracked(f.call('keys.create', { name: 'new', product: 'cbu', scopes: ['lookup'], environment: 'live', ipWhitelist: [] })),
       tracked(f.call('users.add', { name: 'Nora Nueva', email: 'nora@acme.test', role: 'operator' })),
       tracked(f.call('settings.update', { autoLockMinutes: 30 })),
     ];
-    // Meanwhile the API answers a read and the desktop a channel: before, each of the writes above
-    // had slept up to 5 s on the event loop, and had settled (refused) before these were answered.
+    // Time for every call to reach its write. One that waited in SQLite's busy handler would hold the
+    // event loop 5 s right there: this 200 ms timer would fire 5 s late (a bound for a stall, not a speed).
+    const timerSet = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(Date.now() - timerSet).toBeLessThan(2_000);
+    expect(lookup.settled()).toBe(false);
+    expect(writes.filter((w) => w.settled())).toHaveLength(0);
+    // Meanwhile the API answers a read and the desktop a channel.
     const balance = await f.app.inject({ method: 'GET', url: '/api/v1/balance', headers: auth(secret) });
     expect(balance.statusCode).toBe(200);
     const keys = await f.call('keys.list', {});
@@ -69,9 +77,12 @@ describe('desktop writes while another process holds the write lock', () => {
     expect(writes.filter((w) => w.settled())).toHaveLength(0);
 
     held.release();
+    expect((await lookup.promise).statusCode).toBe(200);
     const answers = await Promise.all(writes.map((w) => w.promise));
     for (const answer of answers) expect(answer.body, JSON.stringify(answer.body)).toMatchObject({ ok: true });
-    expect(answers[0]!.body.value).toEqual({ added: true, balance: 15 });
+    // The lookup and the purchase each went through once (in either order: they wait in two queues).
+    expect(answers[0]!.body.value.added).toBe(true);
+    expect(f.balance('cbu')).toBe(14);
     expect(answers[1]!.body.value.key.revokedAt).not.toBeNull();
 
     // Each recorded once, in the order they were asked for: one purchase, one audit entry each.
@@ -95,8 +106,12 @@ describe('desktop writes while another process holds the write lock', () => {
     f = await createBridgeFixture({ credits: { cbu: 10 } });
     const before = count(f, "SELECT COUNT(*) AS n FROM credit_ledger WHERE kind = 'purchase'");
     const held = holdWriteLock(f.dataDir);
+    const behind = f.call('users.add', { name: 'Nora Nueva', email: 'nora@acme.test', role: 'operator' });
     const refused = await f.call('credits.purchase', { product: 'cbu', amount: 5, reference: 'OC-lock-2' });
     expect(refused.body).toEqual({ ok: false, error: { code: 'GE500', status: 503, message: DATABASE_BUSY_MESSAGE } });
+    // A write that waited behind it had its 5 s counted from when it was asked: refused with it, not 5 s later.
+    const second = await Promise.race([behind, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2_000))]);
+    expect(second).toMatchObject({ body: { ok: false, error: { code: 'GE500', status: 503 } } });
     held.release();
     expect(count(f, "SELECT COUNT(*) AS n FROM credit_ledger WHERE kind = 'purchase'")).toBe(before);
 

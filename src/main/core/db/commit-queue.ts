@@ -107,8 +107,6 @@ export class CommitQueue {
   readonly #syncWal: WalSync;
   /** The default WalSync's open descriptor on the WAL; closed by close(). */
   readonly #flusher: WalFlusher | null;
-  readonly #relaxed: Database.Statement | null;
-  readonly #strict: Database.Statement | null;
   #syncing = false;
   #awaitingSync: Settle[] = [];
   /** Writes were queued during a WAL flush: commit them when it ends. */
@@ -134,11 +132,10 @@ export class CommitQueue {
   readonly #onFlushFailed: ((error: Error) => void) | undefined;
   /** Date.now() when the batch now waiting for another process's write lock first found it taken. */
   #busySince: number | null = null;
-  /** The group transaction's BEGIN IMMEDIATE fails at once on a taken lock (then retried, see BUSY_WAIT_MS). */
-  readonly #noBusyWait: Database.Statement;
+  /** The connection's own busy timeout (db/open.ts), put back after each write that waits between attempts instead. */
+  readonly #busyTimeout: number;
   /** The last of the writes made alone (writeAlone), settled or not: the next one waits for it. */
   #aloneQueue: Promise<unknown> = Promise.resolve();
-  readonly #busyWait: Database.Statement;
 
   constructor(
     private readonly sqlite: Database.Database,
@@ -174,11 +171,7 @@ export class CommitQueue {
     const durable =
       !sqlite.memory && sqlite.pragma('synchronous', { simple: true }) === 2 && sqlite.pragma('journal_mode', { simple: true }) === 'wal';
     this.#walFile = durable ? `${sqlite.name}-wal` : null;
-    this.#relaxed = durable ? sqlite.prepare('PRAGMA synchronous = NORMAL') : null;
-    this.#strict = durable ? sqlite.prepare('PRAGMA synchronous = FULL') : null;
-    const busyTimeout = sqlite.pragma('busy_timeout', { simple: true }) as number;
-    this.#noBusyWait = sqlite.prepare('PRAGMA busy_timeout = 0');
-    this.#busyWait = sqlite.prepare(`PRAGMA busy_timeout = ${busyTimeout}`);
+    this.#busyTimeout = sqlite.pragma('busy_timeout', { simple: true }) as number;
     this.#flusher = durable && !options.syncWal ? new WalFlusher(this.#walFile!) : null;
     const flusher = this.#flusher;
     this.#syncWal = options.syncWal ?? ((_walFile, done) => flusher!.sync(done));
@@ -309,13 +302,15 @@ export class CommitQueue {
     }
     let results: { ok: boolean; value: unknown }[];
     try {
-      this.#relaxed?.run();
-      if (waitBetweenAttempts) this.#noBusyWait.run();
+      // See #setPragma: each is prepared afresh. The group transaction commits without SQLite's fsync
+      // (durable mode flushes the WAL itself, below), and fails at once on a lock another process holds.
+      if (this.#walFile) this.#setPragma('synchronous = NORMAL');
+      if (waitBetweenAttempts) this.#setPragma('busy_timeout = 0');
       try {
         results = this.#commitBatch(batch);
       } finally {
-        if (waitBetweenAttempts) this.#busyWait.run();
-        this.#strict?.run();
+        if (waitBetweenAttempts) this.#setPragma(`busy_timeout = ${this.#busyTimeout}`);
+        if (this.#walFile) this.#setPragma('synchronous = FULL');
       }
     } catch (error) {
       if (waitBetweenAttempts && this.#waitForLock(batch, error)) return;
@@ -352,33 +347,45 @@ export class CommitQueue {
    * handler, which would stall the event loop, and with it the API and every desktop channel, for up
    * to 5 s. Refused like every write once the data files were moved. `write` may run more than once:
    * it must be one transaction, which a taken lock leaves untouched. These writes are made in the
-   * order they were asked for, one after another: one asked while others wait goes behind them.
+   * order they were asked for, one after another: one asked while others wait goes behind them, and
+   * its 5 s count from when it was asked, not from its turn.
    */
   writeAlone<T>(write: () => T): Promise<T> {
-    const turn = this.#aloneQueue.then(() => this.#writeWhenFree(write));
+    const askedAt = Date.now();
+    const turn = this.#aloneQueue.then(() => this.#writeWhenFree(write, askedAt));
     this.#aloneQueue = turn.catch(() => undefined);
     return turn;
   }
 
-  async #writeWhenFree<T>(write: () => T): Promise<T> {
-    const since = Date.now();
+  async #writeWhenFree<T>(write: () => T, askedAt: number): Promise<T> {
     for (;;) {
       if (this.#stopped) throw this.#stopped;
       if (this.#closed) throw new Error('Titular is closing: nothing more is recorded');
       const moved = this.#refusalOfMovedFiles();
       if (moved) throw moved;
       try {
-        this.#noBusyWait.run();
+        this.#setPragma('busy_timeout = 0');
         try {
           return write();
         } finally {
-          this.#busyWait.run();
+          this.#setPragma(`busy_timeout = ${this.#busyTimeout}`);
         }
       } catch (error) {
-        if (!isDatabaseBusy(error) || !this.sqlite.open || Date.now() - since >= BUSY_WAIT_MS) throw error;
+        if (!isDatabaseBusy(error) || !this.sqlite.open || Date.now() - askedAt >= BUSY_WAIT_MS) throw error;
       }
       await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
     }
+  }
+
+  /**
+   * Sets a connection setting now. Not through a statement prepared once and run again: SQLite applies
+   * a PRAGMA that sets a value while it prepares the statement, so running a prepared one again set
+   * nothing unless SQLite happened to prepare it anew (measured: the first group commit after start ran
+   * with SQLite's own fsync and waited for another process's lock in its busy handler, on the event
+   * loop, as did the first write made alone). A few µs a batch.
+   */
+  #setPragma(setting: string): void {
+    this.sqlite.pragma(setting);
   }
 
   /**
