@@ -6,7 +6,7 @@
 // - `history export` used to exit 1; it leaves no file, not even a partial one, at its target.
 // - `remote set-key`'s hidden prompt (raw mode: Ctrl-C is a character there) used to exit 1.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { entryCommand, runCli, type CliRun } from './support/processes';
 import { generateDirectory } from './bulk/bulk-data';
 import { uuidv7 } from '../src/main/core/db/ids';
 import { tempDirsOf } from './support/temp-dirs';
+import { PhaseMissed, bytesRead, canWatchProcesses, databaseFiles, databaseOpened, isRaw, sizeOf, terminalUnder, waitUntil } from './support/process-phase';
 
 const TIMEOUT_MS = 180_000;
 const STOPPED = /^Stopped before the end: (.+)\.$/m;
@@ -38,35 +39,89 @@ function query<T>(dataDir: string, sql: string): T {
 }
 
 /**
- * Runs the CLI and sends `signals` (each after its delay from the start). A signal that comes before
- * the CLI listens for it ends the process by the signal itself (no exit status): tried again, later.
+ * Runs the CLI on a fresh data directory while `drive` watches it and signals it. When `drive` finds
+ * that the phase it waits for came and went unseen (PhaseMissed), the attempt proves nothing: tried
+ * again, up to 3 times. Any other failure of `drive` (a phase not seen in 60 s) fails the test.
  */
-async function interrupted(args: string[], signals: (delayMs: number) => [NodeJS.Signals, number][]): Promise<CliRun> {
-  for (let delayMs = 1_000; delayMs <= 4_000; delayMs += 1_000) {
-    const run = await runCli(args, {
+async function interrupted(
+  args: (dataDir: string) => string[],
+  drive: (child: ChildProcess, dataDir: string) => Promise<void>,
+): Promise<{ run: CliRun; dataDir: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const dataDir = await initialized();
+    let driving: Promise<void> = Promise.resolve();
+    const run = await runCli(args(dataDir), {
       timeoutMs: 120_000,
       onSpawn: (child) => {
-        for (const [signal, at] of signals(delayMs)) setTimeout(() => child.kill(signal), at);
+        driving = drive(child, dataDir).catch((error: unknown) => {
+          child.kill('SIGKILL');
+          throw error;
+        });
+        driving.catch(() => {}); // awaited below, once the process has ended
       },
     });
-    if (run.code !== null) return run;
+    try {
+      await driving;
+      return { run, dataDir };
+    } catch (error) {
+      if (!(error instanceof PhaseMissed) || attempt === 3) throw new Error(`${(error as Error).message}\n${run.stdout}${run.stderr}`);
+    }
   }
-  throw new Error('the CLI never caught the signal');
 }
 
-describe('Ctrl-C or SIGTERM during a directory import', () => {
-  // 200,000 accounts (the most one import takes): about 1.5 s to read, then 3 s to write in one transaction here.
+describe.skipIf(!canWatchProcesses)('Ctrl-C or SIGTERM during a directory import', () => {
+  // 200,000 accounts (the most one import takes): here about 2 s to read and parse, then 1 s to write
+  // in one transaction. Each signal is sent once /proc and the WAL show the CLI in the phase named.
   const file = path.join(tempDir(), 'directorio.csv');
   writeFileSync(file, generateDirectory(200_000).csv);
+  const fileBytes = statSync(file).size;
 
-  const cases: [string, (delayMs: number) => [NodeJS.Signals, number][], number][] = [
-    ['SIGINT while the file is read', (delayMs) => [['SIGINT', delayMs]], 130],
-    ['SIGTERM while the accounts are written', (delayMs) => [['SIGTERM', delayMs + 2_500]], 143],
-    ['two Ctrl-C in a row', (delayMs) => [['SIGINT', delayMs + 1_500], ['SIGINT', delayMs + 1_550]], 130],
+  /** Resolves once the transaction writes: the WAL grows as SQLite spills its page cache into it. */
+  async function writing(child: ChildProcess, dataDir: string): Promise<void> {
+    await databaseOpened(child, dataDir);
+    const { wal } = databaseFiles(dataDir);
+    const before = sizeOf(wal);
+    await waitUntil(child, 'the accounts being written (the WAL growing)', () => sizeOf(wal) > before);
+  }
+
+  const cases: [string, (child: ChildProcess, dataDir: string) => Promise<void>, number][] = [
+    [
+      'SIGINT while the file is read',
+      async (child, dataDir) => {
+        const { readBefore } = await databaseOpened(child, dataDir);
+        const { wal } = databaseFiles(dataDir);
+        const walBefore = sizeOf(wal);
+        await waitUntil(child, 'the file read', () => bytesRead(child.pid!) - readBefore >= fileBytes);
+        if (sizeOf(wal) > walBefore) throw new PhaseMissed('the accounts were being written already');
+        child.kill('SIGINT');
+      },
+      130,
+    ],
+    [
+      'SIGTERM while the accounts are written',
+      async (child, dataDir) => {
+        await writing(child, dataDir);
+        child.kill('SIGTERM');
+      },
+      143,
+    ],
+    [
+      'two Ctrl-C in a row',
+      async (child, dataDir) => {
+        await writing(child, dataDir);
+        child.kill('SIGINT');
+        // The WAL still growing after it shows the first one waiting behind the synchronous
+        // transaction (a handled one rolls back, which writes nothing): the second comes right behind.
+        const { wal } = databaseFiles(dataDir);
+        const atFirst = sizeOf(wal);
+        await waitUntil(child, 'more accounts written after the first Ctrl-C', () => sizeOf(wal) > atFirst);
+        child.kill('SIGINT');
+      },
+      130,
+    ],
   ];
-  it.each(cases)('%s: nothing is imported, and it says so (exit 128 + the signal)', async (_name, signals, code) => {
-    const dataDir = await initialized();
-    const run = await interrupted(['directory', 'import', file, '--data-dir', dataDir], signals);
+  it.each(cases)('%s: nothing is imported, and it says so (exit 128 + the signal)', async (_name, drive, code) => {
+    const { run, dataDir } = await interrupted((dataDir) => ['directory', 'import', file, '--data-dir', dataDir], drive);
     expect(run.code, run.stdout + run.stderr).toBe(code);
     expect(STOPPED.exec(run.stderr)?.[1], run.stderr).toBe('nothing was imported');
     expect(run.stdout).toBe('');
@@ -110,18 +165,25 @@ describe('Ctrl-C or SIGTERM during a history export', () => {
     const target = path.join(folder, 'historial.csv');
     // Sent once its temporary file is there: the export is under way (and listens for the signal).
     let sent = false;
+    let watching: Promise<void> = Promise.resolve();
     const run = await runCli(['history', 'export', '--format', 'csv', '--output', target, '--data-dir', dataDir], {
       timeoutMs: 120_000,
       onSpawn: (child) => {
-        const poll = setInterval(() => {
-          if (child.exitCode !== null) clearInterval(poll);
-          else if (readdirSync(folder).some((name) => name.endsWith('.tmp'))) {
-            clearInterval(poll);
+        watching = waitUntil(child, 'the temporary file of the export', () => readdirSync(folder).some((name) => name.endsWith('.tmp'))).then(
+          () => {
             sent = true;
             child.kill(signal);
-          }
-        }, 5);
+          },
+          (error: unknown) => {
+            if (!(error instanceof PhaseMissed)) child.kill('SIGKILL');
+            throw error;
+          },
+        );
+        watching.catch(() => {}); // awaited below
       },
+    });
+    await watching.catch((error: unknown) => {
+      if (!(error instanceof PhaseMissed)) throw error;
     });
     expect(sent, 'the export ended before it could be interrupted').toBe(true);
     expect(run.code, run.stdout + run.stderr).toBe(code);
@@ -132,11 +194,12 @@ describe('Ctrl-C or SIGTERM during a history export', () => {
   }, TIMEOUT_MS);
 });
 
-/** Whether util-linux's `script` is here, to give the CLI a terminal. */
+/** Whether util-linux's `script` is here, to give the CLI a terminal, and `stty` and /proc to watch its mode. */
 const hasScript = (() => {
   try {
     execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return process.platform === 'linux';
+    execFileSync('stty', ['--version'], { stdio: 'ignore' });
+    return canWatchProcesses;
   } catch {
     return false;
   }
@@ -150,18 +213,30 @@ describe('Ctrl-C at the hidden prompt of remote set-key', () => {
     // `script` runs it on a terminal of its own: the prompt, raw mode, and Ctrl-C typed as a character.
     const child: ChildProcess = spawn('script', ['-qefc', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';
-    let typed = false;
+    let typing: Promise<void> | null = null;
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (!typed && output.includes('Upstream key (input hidden): ')) {
-        typed = true;
-        // After the prompt is shown the terminal is switched to raw mode; a moment later, typed.
-        setTimeout(() => child.stdin!.write('sk_live_half\u0003'), 500);
+      if (!typing && output.includes('Upstream key (input hidden): ')) {
+        // Typed once the CLI's terminal is in raw mode (set just after the prompt is written): before,
+        // Ctrl-C would be the terminal's SIGINT and the key would be echoed.
+        typing = waitUntil(child, 'the terminal in raw mode', () => {
+          const tty = terminalUnder(child.pid!);
+          return tty !== null && isRaw(tty);
+        }).then(
+          () => void child.stdin!.write('sk_live_half\u0003'),
+          (error: unknown) => {
+            child.kill('SIGKILL');
+            throw error;
+          },
+        );
+        typing.catch(() => {}); // awaited below
       }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(typing, output).not.toBeNull();
+    await typing;
     expect(code, output).toBe(130);
     expect(STOPPED.exec(output.replaceAll('\r', ''))?.[1], output).toBe('the upstream key was not changed');
     const status = await runCli(['remote', 'status', '--json', '--data-dir', dataDir]);

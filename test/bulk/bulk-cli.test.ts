@@ -10,6 +10,7 @@ import { headlessKeyProvider } from '../../src/main/headless/config';
 import { runCli, type CliRun } from '../support/processes';
 import { checkLedgerInvariants } from '../support/invariants';
 import { breakCheckDigit } from '../support/directory-data';
+import { PhaseMissed, bytesRead, canWatchProcesses, databaseOpened, waitUntil } from '../support/process-phase';
 import { withCheckDigits } from '../../src/shared/identifiers';
 import { bulkList, csvCells, generateDirectory } from './bulk-data';
 
@@ -298,34 +299,52 @@ describe('titular bulk', () => {
     expect(users).toEqual([{ email: 'oscar@acme.test' }]);
   });
 
-  it('a Ctrl-C while a large list is still being read stops the run before its first lookup: nothing charged', { timeout: 180_000 }, async () => {
+  it.skipIf(!canWatchProcesses)('a Ctrl-C while a large list is still being read stops the run before its first lookup: nothing charged', { timeout: 180_000 }, async () => {
     // 300,000 new identifiers: reading them into a new job takes seconds, synchronously. A signal sent
     // then waits in the event loop; it used to be let in only after the first batch was dispatched.
     const numbers = Array.from({ length: 300_000 }, (_, i) => withCheckDigits('011', '0002', String(i).padStart(13, '0')));
     const big = path.join(path.dirname(dataDir), 'grande.txt');
     writeFileSync(big, numbers.join('\n'));
-    const chargedBefore = withCore(dataDir, (core) => core.ledger.balances(core.users.requireOrganization().id).find((b) => b.productSlug === 'cbu')!.totalConsumed);
-    // The signal must come after the CLI listens for it (else it ends the process: no exit code) and
-    // before the job is made (its "Bulk job" line): sent later on each try where it came too early.
+    const charged = () => withCore(dataDir, (core) => core.ledger.balances(core.users.requireOrganization().id).find((b) => b.productSlug === 'cbu')!.totalConsumed);
+    let chargedBefore = 0;
+    // Sent once the CLI listens for it (else it ends the process: no exit code) and has read the list,
+    // while it makes the job of it (before its "Bulk job" line). Tried again if that came and went unseen.
+    const listBytes = statSync(big).size;
     let run: Run | null = null;
-    for (let delayMs = 700; delayMs <= 3_000 && run === null; delayMs += 700) {
+    for (let attempt = 1; run === null; attempt++) {
+      // Per attempt: one killed after its first lookups charged them.
+      chargedBefore = charged();
       let printed = '';
-      const attempt = await runCli(['bulk', 'run', big, '--again', '--data-dir', dataDir], {
+      let driving: Promise<void> = Promise.resolve();
+      const attemptRun = await runCli(['bulk', 'run', big, '--again', '--data-dir', dataDir], {
         timeoutMs: RUN_TIMEOUT_MS,
         onSpawn: (child) => {
           child.stdout!.on('data', (chunk: string | Buffer) => (printed += String(chunk)));
-          setTimeout(() => {
-            if (!/^Bulk job/m.test(printed)) child.kill('SIGINT');
-          }, delayMs);
+          driving = (async () => {
+            const { readBefore } = await databaseOpened(child, dataDir);
+            await waitUntil(child, 'the list read', () => bytesRead(child.pid!) - readBefore >= listBytes);
+            if (/^Bulk job/m.test(printed)) throw new PhaseMissed('the job was made already');
+            child.kill('SIGINT');
+          })().catch((error: unknown) => {
+            child.kill('SIGKILL');
+            throw error;
+          });
+          driving.catch(() => {}); // awaited below
         },
       });
-      if (attempt.code !== null) run = attempt;
+      try {
+        await driving;
+        run = attemptRun;
+      } catch (error) {
+        if (!(error instanceof PhaseMissed) || attempt === 3) throw new Error(`${(error as Error).message}\n${attemptRun.stdout}${attemptRun.stderr}`);
+        const jobId = /job ([0-9a-f-]{36})/.exec(attemptRun.stdout)?.[1];
+        if (jobId) await ok(dataDir, ['bulk', 'cancel', jobId]);
+      }
     }
     expect(run, 'the CLI never caught the signal in time').not.toBeNull();
     expect(run!.code, run!.stdout + run!.stderr).toBe(4);
     expect(run!.stdout).toContain('Stopped before the end: 0 of 300,000 done (found 0, not found 0, errors 0; 0 credits charged in total).');
-    const chargedAfter = withCore(dataDir, (core) => core.ledger.balances(core.users.requireOrganization().id).find((b) => b.productSlug === 'cbu')!.totalConsumed);
-    expect(chargedAfter).toBe(chargedBefore);
+    expect(charged()).toBe(chargedBefore);
     const jobId = jobIdOf(run!.stdout);
     await ok(dataDir, ['bulk', 'cancel', jobId]);
   });
