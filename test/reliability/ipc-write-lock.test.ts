@@ -121,6 +121,23 @@ describe('desktop writes while another process holds the write lock', () => {
   });
 });
 
+describe('a backup from the desktop while another process holds the write lock', () => {
+  it('waits for it without stalling anything, then copies everything answered before it and records its audit entry', { timeout: 30_000 }, async () => {
+    f = await createBridgeFixture({ credits: { cbu: 10 } });
+    const held = holdWriteLock(f.dataDir);
+    const backup = tracked(f.call('data.backup', {}));
+    const timerSet = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(Date.now() - timerSet).toBeLessThan(2_000); // the event loop was not held (see above)
+    expect(backup.settled()).toBe(false);
+    held.release();
+    const answer = await backup.promise;
+    expect(answer.body, JSON.stringify(answer.body)).toMatchObject({ ok: true, value: { directory: expect.any(String) } });
+    expect(f.titular.database.sqlite.prepare('SELECT action FROM audit_log ORDER BY id DESC LIMIT 1').pluck().get()).toBe('data.backup_made');
+    rmSync(answer.body.value.directory, { recursive: true, force: true });
+  });
+});
+
 describe('desktop writes after the data files were deleted', () => {
   it('a purchase is refused, naming the file, and nothing more is written into the deleted files; lookups are refused too', { timeout: 30_000 }, async () => {
     f = await createBridgeFixture({ credits: { cbu: 10 } });

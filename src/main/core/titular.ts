@@ -235,19 +235,23 @@ export function openTitular(options: TitularOptions): Titular {
     bulk,
     commits,
     async backup(destination, actor) {
-      // What the group commit has queued goes in first: the copy holds every answer sent before it.
-      commits.flush();
+      // What the group commit has queued goes in first: the copy holds every answer sent before it. A
+      // write of nothing joins the next batch and settles once that batch has committed (waiting for
+      // another process's lock between attempts, not on the event loop).
+      await commits.enqueue(() => undefined);
       const protection = vaultProviderKind(db);
       if (!protection) throw new Error('the vault has no protection recorded');
       const databaseBytes = Number(sqlite.pragma('page_count', { simple: true })) * Number(sqlite.pragma('page_size', { simple: true }));
       const result = await backupDataDir({ databasePath: sqlite.name, databaseBytes, dataDir, protection, destination });
-      audit.record({
-        orgId: actor.orgId,
-        actorUserId: actor.userId,
-        action: 'data.backup_made',
-        targetType: 'data',
-        details: { directory: result.directory, files: result.files.map((f) => f.name) },
-      });
+      await commits.writeAlone(() =>
+        audit.record({
+          orgId: actor.orgId,
+          actorUserId: actor.userId,
+          action: 'data.backup_made',
+          targetType: 'data',
+          details: { directory: result.directory, files: result.files.map((f) => f.name) },
+        }),
+      );
       return result;
     },
     close() {
