@@ -9,7 +9,7 @@ import { expect, goTo, lookup, openApp, test } from './fixtures';
 
 test('a damaged entry is listed and marked, its detail says what is intact, and the export says it met one', async ({ page, state }) => {
   await openApp(page, state, 'admin', 'consulta');
-  expect(await lookup(page, ACCOUNTS.company.cbu)).toBe('result');
+  expect(await lookup(page, ACCOUNTS.nacion.cbu)).toBe('result');
   const db = new Database(path.join(state.dataDir, 'titular.db'));
   const newest = db.prepare("SELECT id, response_data AS data FROM lookups WHERE environment = 'live' AND product = 'cbu' ORDER BY id DESC LIMIT 1").get() as { id: string; data: string };
   try {
@@ -19,7 +19,7 @@ test('a damaged entry is listed and marked, its detail says what is intact, and 
     const first = page.getByTestId('history-row').first();
     await expect(first.getByTestId('history-result-damaged')).toHaveText('Contenido dañado');
     // The rest of the entry as recorded: its identifier is there.
-    await expect(first).toContainText(ACCOUNTS.company.cbu.slice(-6));
+    await expect(first).toContainText(ACCOUNTS.nacion.cbu.slice(-6));
     await first.click();
     await expect(page.getByTestId('history-detail-damaged')).toContainText('está dañada y no se puede leer');
     // The drawer slides in: the picture once it has.
