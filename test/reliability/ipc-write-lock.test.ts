@@ -138,6 +138,41 @@ describe('a backup from the desktop while another process holds the write lock',
   });
 });
 
+describe('a batch from the desktop while another process holds the write lock', () => {
+  /** Waits a 200 ms timer and says whether it fired on time: SQLite's busy handler would hold the event loop 5 s. */
+  const loopFree = async () => {
+    const set = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return Date.now() - set < 2_000;
+  };
+
+  it('is created, started and cancelled without stalling anything; each once the lock is let go', { timeout: 30_000 }, async () => {
+    f = await createBridgeFixture({ credits: { cbu: 10 } });
+    f.importDirectory(DIRECTORY_CSV);
+    const content = [DIR.individual.cbu, DIR.company.cbu, DIR.joint.cbu].join('\n');
+
+    let held = holdWriteLock(f.dataDir);
+    const created = tracked(f.call('bulk.create', { name: 'lote.txt', product: 'cbu', content }));
+    expect(await loopFree()).toBe(true);
+    expect(created.settled()).toBe(false);
+    held.release();
+    const { job } = (await created.promise).body.value;
+    expect(job.status).toBe('pending');
+
+    held = holdWriteLock(f.dataDir);
+    const started = tracked(f.call('bulk.start', { id: job.id }));
+    expect(await loopFree()).toBe(true);
+    expect(started.settled()).toBe(false);
+    // Cancelled before it could begin: the run stops at once, its end written after its start, in order.
+    const cancelled = tracked(f.call('bulk.cancel', { id: job.id }));
+    expect(await loopFree()).toBe(true);
+    held.release();
+    expect((await started.promise).body).toMatchObject({ ok: true, value: { job: { id: job.id } } });
+    expect((await cancelled.promise).body).toMatchObject({ ok: true, value: { job: { status: 'cancelled', active: false } } });
+    checkLedgerInvariants(f.titular.database.sqlite);
+  });
+});
+
 describe('desktop writes after the data files were deleted', () => {
   it('a purchase is refused, naming the file, and nothing more is written into the deleted files; lookups are refused too', { timeout: 30_000 }, async () => {
     f = await createBridgeFixture({ credits: { cbu: 10 } });

@@ -185,7 +185,7 @@ export function openTitular(options: TitularOptions): Titular {
     remote,
   });
   const lookups = new LookupService({ commits, ledger, history, idempotency, resolvers });
-  const bulk = new BulkService(sqlite, lookups);
+  const bulk = new BulkService(sqlite, lookups, (write) => commits.writeAlone(write));
 
   // Each task on its own: one that fails (a full disk, another process holding the write lock) is
   // reported and tried again at the next tick. Thrown from a timer it would end the process: the

@@ -12,6 +12,7 @@
 //   paused          stopped by the caller (pause, Ctrl-C, shutdown), or items answered GE500 remain
 //   cancelled       stopped by the caller for good
 import { saidPlainly } from '../db/plain-faults';
+import type { WriteAlone } from '../db/commit-queue';
 import type { CommittedOutcome, LookupAnswer, LookupContext, LookupService } from '../lookup/lookup-service';
 import { RESUMABLE_STATUSES, type BulkJobStatus, type BulkProgress } from '../../../shared/api/bulk';
 import { BulkItemAlreadyDone, BulkJobStopped, type BulkCounts, type BulkJobRow, type BulkJobStore, type PendingItem } from './bulk-jobs';
@@ -52,9 +53,13 @@ export class BulkRunner {
   #lookedUp = 0;
   #doneThisRun = 0;
   readonly #meter = new RateMeter();
+  #begun!: () => void;
+  /** Settles once the run has marked its job running, or found that it cannot: what `start` answers after. */
+  readonly began = new Promise<void>((resolve) => (this.#begun = resolve));
 
   constructor(
-    private readonly deps: { store: BulkJobStore; lookups: LookupService },
+    /** `writeAlone`: the job's own state changes wait for another process's lock between attempts (CommitQueue.writeAlone). */
+    private readonly deps: { store: BulkJobStore; lookups: LookupService; writeAlone: WriteAlone },
     readonly job: BulkJobRow,
     private readonly options: BulkRunOptions = {},
   ) {}
@@ -77,8 +82,14 @@ export class BulkRunner {
     const { store } = this.deps;
     const jobId = this.job.id;
     const started = performance.now();
-    this.#counts = store.counts(jobId);
-    if (!store.transition(jobId, 'running', RESUMABLE_STATUSES, Date.now())) {
+    let running: boolean;
+    try {
+      this.#counts = store.counts(jobId);
+      running = await this.deps.writeAlone(() => store.transition(jobId, 'running', RESUMABLE_STATUSES, Date.now()));
+    } finally {
+      this.#begun();
+    }
+    if (!running) {
       // Cancelled or completed by another process since the caller read the job: nothing to run.
       return { jobId, end: endOf(store.status(jobId)), progress: this.progress(), lookedUp: 0, error: null, durationMs: 0 };
     }
@@ -120,7 +131,8 @@ export class BulkRunner {
       end = this.#end();
       // Only over this run's own "running": a status another process set meanwhile (a cancel from
       // the CLI, another runner out of credits) stands. Completed stands over any: nothing is left.
-      if (!store.transition(jobId, end, end === 'completed' ? UNFINISHED : ['running'], Date.now())) end = endOf(store.status(jobId));
+      const to = end;
+      if (!(await this.deps.writeAlone(() => store.transition(jobId, to, to === 'completed' ? UNFINISHED : ['running'], Date.now())))) end = endOf(store.status(jobId));
     } catch (error) {
       // The database went away (shutdown): the job keeps the status written by whoever closed it.
       this.#error ??= failure(error);

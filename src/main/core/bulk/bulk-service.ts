@@ -3,6 +3,7 @@
 // and the CSV export. Runs live in the process that started them; closing the core pauses them.
 import type Database from 'better-sqlite3';
 import type { LookupService } from '../lookup/lookup-service';
+import type { WriteAlone } from '../db/commit-queue';
 import { invalidParameter, notFound, stateRefusal } from '../errors';
 import { saidPlainly } from '../db/plain-faults';
 import { maskKeys } from '../keys/secrets';
@@ -70,16 +71,39 @@ export class BulkService {
 
   readonly #createOnce: Database.Transaction<(input: PrepareInput & { inputHash: string; parsed: BulkInput }) => PrepareResult>;
 
-  constructor(sqlite: Database.Database, private readonly lookups: LookupService) {
+  /**
+   * `writeAlone`: the job's own writes (created, running, paused, cancelled, ended) wait for another
+   * process's write lock between attempts, not on the event loop (CommitQueue.writeAlone).
+   */
+  constructor(
+    sqlite: Database.Database,
+    private readonly lookups: LookupService,
+    private readonly writeAlone: WriteAlone,
+  ) {
     this.store = new BulkJobStore(sqlite);
     this.#createOnce = sqlite.transaction((input) => this.#createUnlessUnfinished(input));
   }
 
   /** Finds the unfinished job of this input (same user and product), or creates one. */
   prepare(input: PrepareInput): PrepareResult {
+    const planned = this.#plan(input);
+    return 'found' in planned ? planned.found : this.#createOnce.immediate(planned.create);
+  }
+
+  /**
+   * As prepare, for the desktop: a job to create is written once another process's write lock is free,
+   * waiting between attempts rather than on the event loop (the input is read and checked once).
+   */
+  async prepareWhenFree(input: PrepareInput): Promise<PrepareResult> {
+    const planned = this.#plan(input);
+    return 'found' in planned ? planned.found : this.writeAlone(() => this.#createOnce.immediate(planned.create));
+  }
+
+  /** The unfinished job this input already has, or the parsed input of the job to create. */
+  #plan(input: PrepareInput): { found: PrepareResult } | { create: PrepareInput & { inputHash: string; parsed: BulkInput } } {
     const inputHash = bulkInputHash(input.product, input.content);
     const unfinished = this.store.findUnfinished(input.orgId, input.userId, input.product, inputHash);
-    if (unfinished) return { job: this.#view(unfinished), resumed: true, completedBefore: null };
+    if (unfinished) return { found: { job: this.#view(unfinished), resumed: true, completedBefore: null } };
     let parsed;
     try {
       parsed = parseBulkInput(input.content, input.product);
@@ -98,7 +122,7 @@ export class BulkService {
     }
     // Under the write lock: two processes given the same file at once (two `titular bulk run`s, the
     // CLI and the desktop) make one job, which both then run, not two jobs that each charge.
-    return this.#createOnce.immediate({ ...input, inputHash, parsed });
+    return { create: { ...input, inputHash, parsed } };
   }
 
   #createUnlessUnfinished(input: PrepareInput & { inputHash: string; parsed: BulkInput }): PrepareResult {
@@ -159,7 +183,7 @@ export class BulkService {
       return Promise.resolve({ jobId: job.id, end: 'completed', progress, lookedUp: 0, error: null, durationMs: 0 });
     }
     if (!RESUMABLE_STATUSES.includes(job.status)) throw stateRefusal(`Bulk job ${job.id} is ${job.status}; it cannot be run again`);
-    const runner = new BulkRunner({ store: this.store, lookups: this.lookups }, job, options);
+    const runner = new BulkRunner({ store: this.store, lookups: this.lookups, writeAlone: this.writeAlone }, job, options);
     const onAbort = () => runner.stop('paused');
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) runner.stop('paused');
@@ -180,14 +204,18 @@ export class BulkService {
     return done;
   }
 
-  /** Starts the job in the background (the desktop polls its progress); returns its view. */
-  start(orgId: string, id: string, options: BulkRunOptions = {}): BulkJobView {
+  /**
+   * Starts the job in the background (the desktop polls its progress); answers its view once the run
+   * has marked it running. A job that cannot run is refused at once (thrown, not rejected).
+   */
+  start(orgId: string, id: string, options: BulkRunOptions = {}): Promise<BulkJobView> {
     // Failures are kept as the job's lastError; the promise itself is not awaited by anyone.
     this.run(orgId, id, options).catch((caught: unknown) => {
       const error = saidPlainly(caught);
       this.#lastError.set(id, error instanceof Error ? error.message : String(error));
     });
-    return this.get(orgId, id);
+    const began = this.#active.get(this.#require(orgId, id).id)?.runner.began ?? Promise.resolve();
+    return began.then(() => this.get(orgId, id));
   }
 
   /** Stops dispatching and waits for the lookups in flight; the job can be resumed later. */
@@ -209,7 +237,7 @@ export class BulkService {
     } else if (RESUMABLE_STATUSES.includes(job.status)) {
       // Not running here (a paused job, or one left "running" by a process that died).
       // Conditional: a runner elsewhere may have completed the job since it was read.
-      if (job.status !== reason) this.store.transition(job.id, reason, RESUMABLE_STATUSES, Date.now());
+      if (job.status !== reason) await this.writeAlone(() => this.store.transition(job.id, reason, RESUMABLE_STATUSES, Date.now()));
     } else if (job.status === reason) {
       // Cancelled already (another window, a double click): what was asked is so, and nothing is recorded.
     } else {

@@ -66,6 +66,9 @@ export interface BatchFolding {
 /** Rethrown out of an optimistic batch so that its transaction rolls back; the batch then runs with savepoints. */
 class WriteFailed extends Error {}
 
+/** CommitQueue.writeAlone, for the parts of the core that write outside a lookup (bulk jobs' states). */
+export type WriteAlone = <T>(write: () => T) => Promise<T>;
+
 /** Flushes the WAL file to stable storage; calls back once it is (or with the reason it is not). */
 export type WalSync = (walFile: string, done: (error: Error | null) => void) => void;
 

@@ -17,7 +17,7 @@ const INVALID_ROWS_SHOWN = 50;
 
 export const bulkHandlers: { [C in BulkChannel]: BulkHandler<C> } = {
   'bulk.create': (titular, user, input) =>
-    titular.bulk.prepare({ orgId: user.orgId, userId: user.id, product: input.product, name: input.name, content: input.content }),
+    titular.bulk.prepareWhenFree({ orgId: user.orgId, userId: user.id, product: input.product, name: input.name, content: input.content }),
 
   'bulk.list': (titular, user) => ({
     jobs: titular.bulk.listFor(user),
@@ -28,9 +28,9 @@ export const bulkHandlers: { [C in BulkChannel]: BulkHandler<C> } = {
     return { job, invalidRows: titular.bulk.invalidRows(user.orgId, job.id, INVALID_ROWS_SHOWN) };
   },
 
-  'bulk.start': (titular, user, input) => {
+  'bulk.start': async (titular, user, input) => {
     const job = titular.bulk.visibleTo(user, input.id);
-    return { job: titular.bulk.start(user.orgId, job.id) };
+    return { job: await titular.bulk.start(user.orgId, job.id) };
   },
 
   'bulk.pause': async (titular, user, input) => ({ job: await titular.bulk.pause(user.orgId, titular.bulk.visibleTo(user, input.id).id) }),
