@@ -40,6 +40,16 @@ function tracked<T>(promise: Promise<T>): { promise: Promise<T>; settled: () => 
   return { promise, settled: () => done };
 }
 
+/**
+ * Waits a 200 ms timer and says whether it fired on time. A write waiting in SQLite's busy handler
+ * would hold the event loop 5 s, and the timer with it (a bound for a stall, not a speed).
+ */
+async function loopFree(): Promise<boolean> {
+  const set = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return Date.now() - set < 2_000;
+}
+
 const count = (fixture: BridgeFixture, sql: string, ...params: unknown[]) =>
   (fixture.titular.database.sqlite.prepare(sql).get(...params) as { n: number }).n;
 
@@ -62,11 +72,8 @@ describe('desktop writes while another process holds the write lock', () => {
       tracked(f.call('users.add', { name: 'Nora Nueva', email: 'nora@acme.test', role: 'operator' })),
       tracked(f.call('settings.update', { autoLockMinutes: 30 })),
     ];
-    // Time for every call to reach its write. One that waited in SQLite's busy handler would hold the
-    // event loop 5 s right there: this 200 ms timer would fire 5 s late (a bound for a stall, not a speed).
-    const timerSet = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(Date.now() - timerSet).toBeLessThan(2_000);
+    // Time for every call to reach its write, and none may hold the event loop meanwhile.
+    expect(await loopFree()).toBe(true);
     expect(lookup.settled()).toBe(false);
     expect(writes.filter((w) => w.settled())).toHaveLength(0);
     // Meanwhile the API answers a read and the desktop a channel.
@@ -126,9 +133,7 @@ describe('a backup from the desktop while another process holds the write lock',
     f = await createBridgeFixture({ credits: { cbu: 10 } });
     const held = holdWriteLock(f.dataDir);
     const backup = tracked(f.call('data.backup', {}));
-    const timerSet = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(Date.now() - timerSet).toBeLessThan(2_000); // the event loop was not held (see above)
+    expect(await loopFree()).toBe(true);
     expect(backup.settled()).toBe(false);
     held.release();
     const answer = await backup.promise;
@@ -139,13 +144,6 @@ describe('a backup from the desktop while another process holds the write lock',
 });
 
 describe('a batch from the desktop while another process holds the write lock', () => {
-  /** Waits a 200 ms timer and says whether it fired on time: SQLite's busy handler would hold the event loop 5 s. */
-  const loopFree = async () => {
-    const set = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    return Date.now() - set < 2_000;
-  };
-
   it('is created, started and cancelled without stalling anything; each once the lock is let go', { timeout: 30_000 }, async () => {
     f = await createBridgeFixture({ credits: { cbu: 10 } });
     f.importDirectory(DIRECTORY_CSV);
