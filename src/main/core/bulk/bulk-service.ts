@@ -120,8 +120,9 @@ export class BulkService {
       const why = cuits ? 'they are CUIT/CUILs, which are looked up in a credit report (Informes) job' : reasons.join('; ');
       throw invalidParameter(`${rows} (${why}); nothing was looked up or charged`);
     }
-    // Under the write lock: two processes given the same file at once (two `titular bulk run`s, the
-    // CLI and the desktop) make one job, which both then run, not two jobs that each charge.
+    // Created under the write lock (#createOnce, which looks again): two processes given the same file
+    // at once (two `titular bulk run`s, the CLI and the desktop) make one job, which both then run, not
+    // two jobs that each charge.
     return { create: { ...input, inputHash, parsed } };
   }
 
