@@ -4,6 +4,7 @@
 import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { stateRefusal } from './errors';
+import { fileSystemRefusal } from './fs-refusal';
 
 /**
  * Why `folder` cannot be a folder — it, or a folder above it, is a file (or a link to nothing) — or
@@ -52,8 +53,7 @@ export function ensureFolder(folder: string, options: { mode?: number; label?: s
   try {
     return mkdirSync(folder, { recursive: true, mode: options.mode ?? 0o700 }) !== undefined;
   } catch (error) {
-    const err = error as NodeJS.ErrnoException;
-    const reason = err.code === 'EACCES' || err.code === 'EPERM' ? 'permission denied' : err.code === 'EROFS' ? 'read-only file system' : err.message;
+    const reason = fileSystemRefusal(error) ?? (error as Error).message;
     throw advise(`${options.label ? `${options.label} ` : ''}${path.resolve(folder)} cannot be created (${reason})`);
   }
 }

@@ -16,6 +16,7 @@ import { isDiskFull } from '../db/disk-full';
 import { megabytes } from './disk-full';
 import { syncFile, syncFolder } from './fsync';
 import { isSameOrInside } from '../paths';
+import { fileSystemRefusal } from '../fs-refusal';
 import { DATABASE_FILE, KEY_FILE, keyFileOf } from '../data-dir';
 
 const PARTIAL = '.partial';
@@ -27,19 +28,13 @@ export interface BackupResult {
   protection: MasterKeyProviderKind;
 }
 
-/** "permission denied" or "read-only file system" for a write refused as such, else null. */
-function deniedReason(error: unknown): string | null {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'EROFS' ? 'read-only file system' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : null;
-}
-
 /** Why this process cannot write into `folder`, or null. */
 function writeProblem(folder: string): string | null {
   try {
     accessSync(folder, constants.W_OK | constants.X_OK);
     return null;
   } catch (error) {
-    return deniedReason(error) ?? (error as Error).message;
+    return fileSystemRefusal(error) ?? (error as Error).message;
   }
 }
 
@@ -107,7 +102,7 @@ export async function backupDataDir(options: {
     }
     // Refused by the file system in the folder after all (an ACL, a mount): said in words, not as an
     // errno line. A refusal to read the data directory (its key file) is not the folder's.
-    const denied = deniedReason(error);
+    const denied = fileSystemRefusal(error);
     const where = (error as NodeJS.ErrnoException).path;
     if (denied && where !== undefined && isSameOrInside(path.resolve(where), directory)) throw cannotWrite(denied);
     throw error;

@@ -24,6 +24,7 @@ import { ensureFolder, folderProblem } from '../folders';
 import { isSameOrInside } from '../paths';
 import { peekDataDir } from '../startup/peek-data-dir';
 import { restoreTargetProblem, unreadableBackup } from './restore-access';
+import { fileSystemRefusal } from '../fs-refusal';
 
 const PARTIAL = '.restoring';
 /** The files of a data directory's data that a restore replaces; anything else in the folder stays. */
@@ -94,7 +95,7 @@ export async function restoreDataDir(options: { backup: string; dataDir: string;
       const needed = statSync(path.join(backup, DATABASE_FILE)).size;
       throw stateRefusal(`There is not enough free space in ${dataDir} to restore: the backup's database takes about ${megabytes(needed)}; nothing was changed`);
     }
-    const said = fileSystemRefusal(error);
+    const said = refusalWithPath(error);
     if (said === null) throw error;
     throw stateRefusal(
       stranded === null
@@ -127,19 +128,11 @@ function moveBack(previous: string, names: readonly string[], dataDir: string): 
   }
 }
 
-/** A file system's refusal in words ("permission denied: /srv/titular/titular.db.restoring"), or null for any other error. */
-function fileSystemRefusal(error: unknown): string | null {
-  const err = error as NodeJS.ErrnoException;
-  const words: Record<string, string> = {
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-    EROFS: 'read-only file system',
-    EXDEV: 'the files cannot be moved to another disk',
-    EIO: 'input/output error: the disk may be failing',
-  };
-  const said = err?.code === undefined ? undefined : words[err.code];
-  if (said === undefined) return null;
-  return err.path === undefined ? said : `${said}: ${err.path}`;
+/** A file system's refusal in words, with the file it refused ("permission denied: /srv/titular/titular.db.restoring"), or null for any other error. */
+function refusalWithPath(error: unknown): string | null {
+  const said = fileSystemRefusal(error);
+  const where = (error as NodeJS.ErrnoException).path;
+  return said === null || where === undefined ? said : `${said}: ${where}`;
 }
 
 /** A whole backup of a Titular data directory, readable, with its organization and vault; else a refusal naming what is wrong. */
