@@ -2,6 +2,7 @@
 import { ACCOUNTS, BAD_CHECK_DIGIT_CBU, NOT_FOUND_CBU } from './data';
 import { DISK_FULL_MESSAGE } from '../src/main/core/db/disk-full';
 import { DATABASE_BUSY_MESSAGE } from '../src/main/core/db/database-busy';
+import { DAMAGED_ACCOUNT_MESSAGE } from '../src/main/core/directory/directory';
 import { expect, goTo, lookup, openApp, readBalance, test } from './fixtures';
 
 test('a CBU in the directory shows holder, CUIL, bank and account type, and uses one credit', async ({ page, state }) => {
@@ -297,4 +298,23 @@ test('a full disk is said in Spanish, as a fault the user can fix, and the butto
   await expect(page.getByTestId('lookup-submit')).toHaveText('Consultar');
   await page.getByTestId('lang-switch').click();
   await expect(error).toContainText("The disk holding Titular's data is full. What failed was not recorded or charged: free some space and try again.");
+});
+
+test("an account whose directory record is damaged is said in Spanish, with the import that mends it, and the button does not say it cost a credit", async ({ page, state }) => {
+  // The channel's answer for such an account, as test/damaged-cells.test.ts gets it from the core (a 500
+  // lookup answer, recorded and not charged); played here so that the shared directory stays intact.
+  await page.route('**/bridge/lookup.account', (route) =>
+    route.fulfill({
+      json: { ok: true, value: { status: 500, body: { success: false, error: { code: 'GE500', message: DAMAGED_ACCOUNT_MESSAGE }, request_id: 'req_0123456789abcdef0123456789abcdef' } } },
+    }),
+  );
+  await openApp(page, state);
+  expect(await lookup(page, ACCOUNTS.nacion.cbu)).toBe('error');
+  const error = page.getByTestId('lookup-error');
+  await expect(error).toHaveAttribute('data-error-code', 'GE500');
+  await expect(error).toContainText('El registro de esta cuenta en el directorio no se puede leer (está dañado en la base de datos de Titular): importá el directorio de nuevo. No se cobró la consulta.');
+  await expect(error).not.toContainText('cannot be read');
+  await expect(error.getByTestId('credits-left')).toHaveCount(0);
+  await page.getByTestId('lang-switch').click();
+  await expect(error).toContainText("The directory's record of this account cannot be read (it is damaged in Titular's database); import the directory again");
 });

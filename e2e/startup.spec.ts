@@ -53,6 +53,13 @@ function start(dataDir: string): Promise<Server> {
   });
 }
 
+/** `titular init` of an organization in `dataDir`, with a key-file vault (no passphrase in the environment). */
+function initKeyFileDir(dataDir: string): void {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.TITULAR_PASSPHRASE;
+  execFileSync(process.execPath, [path.join(REPO, 'out/main/cli.js'), 'init', '--org', 'Acme Cobranzas', '--admin-name', 'Ada', '--admin-email', 'ada@acme.test', '--data-dir', dataDir], { env });
+}
+
 async function stop(server: Server | null): Promise<void> {
   if (!server || server.child.exitCode !== null) return;
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
@@ -295,9 +302,7 @@ test('a vault protected by a keychain this server cannot use: the screen says so
   const keychainDir = mkdtempSync(path.join(os.tmpdir(), 'titular-e2e-keychain-'));
   let keychainServer: Server | null = null;
   try {
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    delete env.TITULAR_PASSPHRASE;
-    execFileSync(process.execPath, [path.join(REPO, 'out/main/cli.js'), 'init', '--org', 'Acme Cobranzas', '--admin-name', 'Ada', '--admin-email', 'ada@acme.test', '--data-dir', keychainDir], { env });
+    initKeyFileDir(keychainDir);
     const db = new Database(path.join(keychainDir, 'titular.db'));
     db.prepare("UPDATE vault_meta SET provider = 'os'").run();
     db.close();
@@ -322,9 +327,7 @@ test('a folder with the key file of an earlier setup but no database: the setup 
   const earlierDir = mkdtempSync(path.join(os.tmpdir(), 'titular-e2e-earlier-'));
   let earlierServer: Server | null = null;
   try {
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    delete env.TITULAR_PASSPHRASE;
-    execFileSync(process.execPath, [path.join(REPO, 'out/main/cli.js'), 'init', '--org', 'Acme Cobranzas', '--admin-name', 'Ada', '--admin-email', 'ada@acme.test', '--data-dir', earlierDir], { env });
+    initKeyFileDir(earlierDir);
     for (const name of readdirSync(earlierDir)) if (name.startsWith('titular.db')) rmSync(path.join(earlierDir, name));
     earlierServer = await start(earlierDir);
     await page.goto(earlierServer.url);

@@ -33,11 +33,7 @@ afterAll(async () => {
   await f.close();
 });
 
-async function value(channel: string, input: unknown) {
-  const { body } = await f.call(channel, input);
-  expect(body.ok, JSON.stringify(body)).toBe(true);
-  return body.value;
-}
+const value = (channel: string, input: unknown) => f.value(channel, input);
 
 const lines = (csv: string) => csv.split('\r\n').filter((l) => l !== '');
 /** A CBU as a spreadsheet CSV writes it: ="…", so it stays 22 digits instead of becoming a number. */

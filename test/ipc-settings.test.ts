@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createFixture, type Fixture } from './support/fixture';
 import { DIR, DIRECTORY_CSV } from './support/directory-data';
-import { dispatch } from '../src/main/core/ipc/handlers';
+import { dispatch, type SecretAsk } from '../src/main/core/ipc/handlers';
 import { TitularError } from '../src/main/core/errors';
 import { VaultUnlockError } from '../src/main/core/vault/master-key-provider';
 import { keyfileProvider } from '../src/main/core/vault/keyfile-provider';
@@ -161,19 +161,45 @@ describe('settings.setUpstreamKey', () => {
   });
 });
 
-describe('keys.reveal on a keychain vault asks the host to confirm', () => {
-  it('reveals after a yes and refuses after a no', async () => {
+describe('handing out a working key on a keychain vault asks the host to confirm: reveal, rotate, create', () => {
+  it('each goes ahead after a yes and is refused after a no with nothing written; the prompt names the step and the key', async () => {
     const g = await createFixture();
     try {
       const secret = g.createKey();
       const id = g.titular.keys.list(g.orgId)[0]!.id;
-      const prompts: string[] = [];
-      const session = (answer: boolean) => ({ userId: g.adminId, confirmReveal: async (prefix: string) => (prompts.push(prefix), answer) });
+      const prompts: SecretAsk[] = [];
+      const session = (answer: boolean) => ({ userId: g.adminId, confirmSecret: async (ask: SecretAsk) => (prompts.push(ask), answer) });
+      const audited = () => g.titular.audit.list(g.orgId, { targetType: 'api_key' }).length;
+      const before = audited();
+
       await fails(dispatch(g.titular, session(false), 'keys.reveal', { id, confirm: true }), 403, 'FORBIDDEN');
+      const rotation = await fails(dispatch(g.titular, session(false), 'keys.rotate', { id }), 403, 'FORBIDDEN');
+      expect(rotation.message).toBe('Rotation cancelled at the confirmation prompt');
+      const creation = await fails(dispatch(g.titular, session(false), 'keys.create', { name: 'ERP', product: 'cbu', scopes: ['lookup'], environment: 'live' }), 403, 'FORBIDDEN');
+      expect(creation.message).toBe('Key creation cancelled at the confirmation prompt');
+      // Nothing written: the same secret works, no key was added, no audit entry.
+      expect(g.titular.keys.list(g.orgId)).toHaveLength(1);
+      expect(audited()).toBe(before);
+      expect((await g.app.inject({ url: '/api/v1/balance', headers: auth(secret) })).statusCode).toBe(200);
+
       expect(await dispatch(g.titular, session(true), 'keys.reveal', { id, confirm: true })).toEqual({ secret });
-      expect(prompts).toHaveLength(2);
-      expect(prompts[0]).toMatch(/^sk_live_/);
-      expect(secret.startsWith(prompts[0]!.replace(/…$/, ''))).toBe(true);
+      const rotated = (await dispatch(g.titular, session(true), 'keys.rotate', { id })) as { secret: string };
+      expect(rotated.secret).not.toBe(secret);
+      const created = (await dispatch(g.titular, session(true), 'keys.create', { product: 'informes', scopes: ['lookup'], environment: 'live' })) as { secret: string };
+      expect(created.secret).toMatch(/^sk_live_/);
+      expect(prompts.map((p) => p.action)).toEqual(['reveal', 'rotate', 'create', 'reveal', 'rotate', 'create']);
+      // The key's prefix for an existing key, its name (or product) for a new one.
+      expect(prompts[0]!.label).toMatch(/^sk_live_/);
+      expect(secret.startsWith(prompts[0]!.label.replace(/…$/, ''))).toBe(true);
+      expect(prompts[2]!.label).toBe('ERP');
+      expect(prompts[5]!.label).toBe('(Informes)');
+      // A mistake in the form, or a key that does not exist, is said before any prompt.
+      await fails(dispatch(g.titular, session(true), 'keys.create', { product: 'cbu', scopes: ['lookup'], environment: 'live', ipWhitelist: ['nope'] }), 400, 'INVALID_PARAMETER');
+      await fails(dispatch(g.titular, session(true), 'keys.rotate', { id: '01a20000-0000-7000-8000-000000000000' }), 404, 'NOT_FOUND');
+      // So is a revoked key's rotation.
+      await dispatch(g.titular, session(true), 'keys.revoke', { id });
+      expect((await fails(dispatch(g.titular, session(true), 'keys.rotate', { id }), 400, 'INVALID_PARAMETER')).message).toBe('A revoked key cannot be rotated');
+      expect(prompts).toHaveLength(6);
     } finally {
       await g.close();
     }

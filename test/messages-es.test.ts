@@ -16,6 +16,10 @@ import { durabilityLostMessage } from '../src/main/core/titular';
 import { parseBulkInput } from '../src/main/core/bulk/bulk-input';
 import { failed, found } from '../src/main/core/lookup/lookup-record';
 import { UpstreamError } from '../src/main/core/resolvers/resolver';
+import { DamagedRecordError } from '../src/main/core/db/stored-json';
+import { DAMAGED_ACCOUNT_MESSAGE } from '../src/main/core/directory/directory';
+import { DAMAGED_REPORT_MESSAGE } from '../src/main/core/directory/credit-reports';
+import { DAMAGED_KDF_MESSAGE } from '../src/main/core/vault/passphrase-provider';
 import { PassphraseAttempts } from '../src/main/core/vault/passphrase-attempts';
 import { analyzeAlias, analyzeCbu, analyzeTaxId } from '../src/shared/identifiers';
 import { updateSettings } from '../src/main/core/ipc/settings-handlers';
@@ -112,6 +116,8 @@ describe('the core\'s messages, in Spanish', () => {
       failed(new UpstreamError('down', 30), started, 'cbu'),
       failed(new UpstreamError('down', 30), started, 'informes'),
       failed(new Error('boom'), started, 'cbu'),
+      failed(new DamagedRecordError(DAMAGED_ACCOUNT_MESSAGE, 'id'), started, 'cbu'),
+      failed(new DamagedRecordError(DAMAGED_REPORT_MESSAGE, 'id'), started, 'informes'),
     ];
     const spanish = outcomes.map((o) => ('message' in o ? serverMessageInSpanish(o.message) : 'no message'));
     expect(spanish).toEqual([
@@ -120,7 +126,15 @@ describe('the core\'s messages, in Spanish', () => {
       'El servicio de datos no está disponible; probá de nuevo en unos minutos.',
       'El servicio de datos no está disponible; probá de nuevo en unos minutos.',
       'Error interno.',
+      'El registro de esta cuenta en el directorio no se puede leer (está dañado en la base de datos de Titular): importá el directorio de nuevo. No se cobró la consulta.',
+      'El informe guardado de este CUIT/CUIL no se puede leer (está dañado en la base de datos de Titular): importá los informes de nuevo. No se cobró la consulta.',
     ]);
+  });
+
+  it("a passphrase vault whose scrypt parameters are damaged, as the unlock screen says it", () => {
+    expect(serverMessageInSpanish(DAMAGED_KDF_MESSAGE)).toBe(
+      'Los parámetros de la frase de acceso de la bóveda están dañados en la base de datos de Titular: ninguna frase puede desbloquearla. Restaurá una copia de seguridad (titular restore).',
+    );
   });
 
   it('a full disk, as a bulk job\'s last error and the desktop\'s start-up box say it', () => {

@@ -31,6 +31,16 @@ function openWithPassphrase(dir: string): { core: Titular; passphraseBytes: Buff
   return { core, passphraseBytes: Buffer.from(passphrase) };
 }
 
+/** A passphrase vault on a new data directory (removed by afterEach) with an organization and one key; the test keeps `core` in `titular`. */
+function organizationWithKey() {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'titular-lock-'));
+  const opened = openWithPassphrase(dataDir);
+  const core = opened.core;
+  const { admin, org } = core.users.initialize({ orgName: 'Acme', adminName: 'Ada', adminEmail: 'ada@acme.test' });
+  const key = core.keys.create({ orgId: org.id, ownerUserId: admin.id, actorUserId: admin.id, product: 'cbu', scopes: ['lookup'], environment: 'live' });
+  return { opened, core, admin, org, key };
+}
+
 async function heapHolds(needle: Buffer): Promise<boolean> {
   const chunks: Buffer[] = [];
   for await (const chunk of getHeapSnapshot()) chunks.push(chunk as Buffer);
@@ -54,11 +64,8 @@ describe('passphrase vault', () => {
   });
 
   it('IPC vault.unlock and keys.reveal: a wrong or too short passphrase is 401, wrong ones in a row are slowed down (429), scrypt runs off the event loop; the right one unlocks and reveals', { timeout: 60_000 }, async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'titular-lock-'));
-    const opened = openWithPassphrase(dataDir);
-    titular = opened.core;
-    const { admin, org } = titular.users.initialize({ orgName: 'Acme', adminName: 'Ada', adminEmail: 'ada@acme.test' });
-    const key = titular.keys.create({ orgId: org.id, ownerUserId: admin.id, actorUserId: admin.id, product: 'cbu', scopes: ['lookup'], environment: 'live' });
+    const { opened, core, admin, org, key } = organizationWithKey();
+    titular = core;
     const session = { userId: admin.id };
     const status = async (channel: string, input: unknown) =>
       dispatch(titular!, session, channel, input).then(
@@ -107,5 +114,39 @@ describe('passphrase vault', () => {
     const together = await Promise.all(Array.from({ length: 8 }, (_, i) => status('keys.reveal', { id: key.key.id, confirm: true, passphrase: `wrong guess ${i}` })));
     expect(together.filter((s) => s === 401)).toHaveLength(3);
     expect(together.filter((s) => s === 429)).toHaveLength(5);
+  });
+
+  it('IPC keys.create and keys.rotate ask for the passphrase as keys.reveal does: none or a wrong one is 401 with nothing written, counted with the other attempts; the right one goes ahead', { timeout: 60_000 }, async () => {
+    const { opened, core, admin, org, key } = organizationWithKey();
+    titular = core;
+    const session = { userId: admin.id };
+    const refusal = (channel: string, input: unknown) =>
+      dispatch(titular!, session, channel, input).then(
+        () => null,
+        (error: unknown) => (error instanceof TitularError ? `${error.status} ${error.message}` : String(error)),
+      );
+    const passphrase = opened.passphraseBytes.toString();
+    const create = { name: 'ERP', product: 'cbu', scopes: ['lookup'], environment: 'live' };
+    const written = () => ({ keys: titular!.keys.list(org.id).map((k) => `${k.id} ${k.prefix}`), audit: titular!.audit.list(org.id).length });
+    const before = written();
+
+    // A mistake in the form is said first: no passphrase asked for, no attempt counted.
+    expect(await refusal('keys.create', { ...create, ipWhitelist: ['10.0.0.300'] })).toBe('400 Not an IP address or CIDR range: 10.0.0.300');
+    expect(await refusal('keys.create', create)).toBe('401 Enter the vault passphrase to create a key');
+    expect(await refusal('keys.rotate', { id: key.key.id })).toBe('401 Enter the vault passphrase to rotate a key');
+    expect(await refusal('keys.create', { ...create, passphrase: 'wrong passphrase' })).toBe('401 Wrong passphrase');
+    expect(await refusal('keys.rotate', { id: key.key.id, passphrase: 'wrong passphrase' })).toBe('401 Wrong passphrase');
+    expect(written()).toEqual(before);
+    // A third wrong one in a row, on reveal: the next attempt, whichever step asks, waits.
+    expect(await refusal('keys.reveal', { id: key.key.id, confirm: true, passphrase: 'wrong passphrase' })).toMatch(/^401 /);
+    expect(await refusal('keys.create', { ...create, passphrase })).toMatch(/^429 /);
+    expect(written()).toEqual(before);
+
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const created = (await dispatch(titular, session, 'keys.create', { ...create, passphrase })) as { secret: string };
+    expect(created.secret).toMatch(/^sk_live_/);
+    const rotated = (await dispatch(titular, session, 'keys.rotate', { id: key.key.id, passphrase })) as { secret: string };
+    expect(rotated.secret).not.toBe(key.secret);
+    expect(titular.keys.list(org.id)).toHaveLength(2);
   });
 });

@@ -3,7 +3,7 @@
 // where the keychain is only `basic_text`; the OS keychain opens it at once), starts the localhost
 // API, answers the IPC contract, and shows one locked-down window. Everything it composes is tested
 // headless (src/main/headless, test/ and e2e/).
-import { app, BrowserWindow, dialog, powerMonitor, session, systemPreferences } from 'electron';
+import { app, BrowserWindow, dialog, powerMonitor, session } from 'electron';
 import path from 'node:path';
 import { durabilityLostMessage, type Titular } from './core/titular';
 import { buildHttpApi, closeHttpApi } from './core/http/server';
@@ -17,6 +17,7 @@ import { keyfileProvider } from './core/vault/keyfile-provider';
 import { VaultUnlockError, type MasterKeyProviderKind } from './core/vault/master-key-provider';
 import { StartupGate } from './core/startup/startup-gate';
 import type { IpcSession } from './core/ipc/handlers';
+import { confirmSecret } from './electron/secret-prompt';
 import { registerIpc } from './electron/ipc';
 import { trustedSender } from './electron/trusted-sender';
 import { exportsOnly } from './electron/download-policy';
@@ -148,7 +149,7 @@ async function start(): Promise<void> {
   const signedIn = (core: Titular): IpcSession => ({
     userId: desktopUserId(core),
     unlockProvider: keyProvider(dataDir),
-    confirmReveal,
+    confirmSecret,
     clearClipboardLater: clearSecretLater,
     settingsHost: { listeningPort },
     // Backups made from Ajustes: where people look for their files.
@@ -199,34 +200,6 @@ async function start(): Promise<void> {
  */
 function desktopDataDir(): string {
   return resolveDataDir(undefined, process.env);
-}
-
-/**
- * Asks the person at the computer before a key is shown (keychain vaults; a passphrase vault asks
- * for its passphrase instead): Touch ID where macOS has it, otherwise a native confirmation dialog.
- */
-async function confirmReveal(keyPrefix: string): Promise<boolean> {
-  const reason = `mostrar la clave ${keyPrefix}`;
-  if (process.platform === 'darwin' && systemPreferences.canPromptTouchID()) {
-    try {
-      await systemPreferences.promptTouchID(reason);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-  const [window] = BrowserWindow.getAllWindows();
-  const options = {
-    type: 'warning' as const,
-    buttons: ['Cancelar', 'Mostrar la clave'],
-    defaultId: 0,
-    cancelId: 0,
-    title: 'Titular',
-    message: `¿Mostrar la clave ${keyPrefix}?`,
-    detail: 'Quien vea la clave puede consultar en nombre de la organización. Confirmá que sos vos.',
-  };
-  const { response } = window ? await dialog.showMessageBox(window, options) : await dialog.showMessageBox(options);
-  return response === 1;
 }
 
 /** Auto-lock: after the admin's idle time without IPC activity, drop the data key from memory. */

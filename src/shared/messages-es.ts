@@ -98,6 +98,14 @@ const RULES: readonly Rule[] = [
   [/^The (account data|credit report) source is unavailable: Titular's key vault is locked/, () => 'Las consultas a la API remota esperan a que un administrador desbloquee la bóveda de claves.'],
   [/^The (account data|credit report) source is unavailable/, () => 'El servicio de datos no está disponible; probá de nuevo en unos minutos.'],
   [/^Internal error$/, () => 'Error interno.'],
+  // A record a lookup answers from, damaged in the database (src/main/core/directory, stored-json.ts)
+  [/^The directory's record of this account cannot be read \(it is damaged in Titular's database\); import the directory again$/, () =>
+    'El registro de esta cuenta en el directorio no se puede leer (está dañado en la base de datos de Titular): importá el directorio de nuevo. No se cobró la consulta.'],
+  [/^The stored credit report for this CUIT\/CUIL cannot be read \(it is damaged in Titular's database\); import the credit records again$/, () =>
+    'El informe guardado de este CUIT/CUIL no se puede leer (está dañado en la base de datos de Titular): importá los informes de nuevo. No se cobró la consulta.'],
+  // The vault's scrypt parameters, damaged (src/main/core/vault/passphrase-provider.ts): the unlock screen
+  [/^The vault's key-derivation parameters are damaged in Titular's database/, () =>
+    'Los parámetros de la frase de acceso de la bóveda están dañados en la base de datos de Titular: ninguna frase puede desbloquearla. Restaurá una copia de seguridad (titular restore).'],
   // A full disk (src/main/core/db/disk-full.ts): at the desktop's start (its error box), as a bulk job's last error
   [/^the disk did not confirm a write to (.+) \((.+)\): Titular stopped\./, (folder, code) => `El disco no confirmó una escritura en ${folder} (${code}): Titular se detuvo. Las consultas que esperaban no se respondieron y no se registró nada después. Revisá el disco y volvé a abrir Titular; una consulta que quedó sin respuesta puede o no estar registrada: reenviala con su Idempotency-Key.`],
   [/^Titular's database is busy: another Titular process holds it/, () => 'La base de datos de Titular está ocupada: otro proceso de Titular la tiene tomada. No se registró ni se cobró nada; probá de nuevo en unos segundos.'],

@@ -12,6 +12,8 @@ export interface BridgeFixture extends Fixture {
   operatorToken: string;
   /** A bridge call with a session token (the admin's unless given; null: none), answered as status and body. */
   call(channel: string, input: unknown, token?: string | null): Promise<{ status: number; body: any }>;
+  /** `call` that must succeed (200, `ok: true`): its value; anything else throws with the answer. */
+  value(channel: string, input: unknown, token?: string | null): Promise<any>;
 }
 
 export async function createBridgeFixture(options: Omit<FixtureOptions, 'ui'> = {}): Promise<BridgeFixture> {
@@ -33,5 +35,10 @@ export async function createBridgeFixture(options: Omit<FixtureOptions, 'ui'> = 
     });
     return { status: res.statusCode, body: res.json() };
   };
-  return Object.assign(f, { adminToken, operatorToken: sessions.open(f.operatorId), call });
+  const value: BridgeFixture['value'] = async (channel, input, token) => {
+    const { status, body } = await call(channel, input, token);
+    if (status !== 200 || body.ok !== true) throw new Error(`${channel} answered ${status}: ${JSON.stringify(body)}`);
+    return body.value;
+  };
+  return Object.assign(f, { adminToken, operatorToken: sessions.open(f.operatorId), call, value });
 }

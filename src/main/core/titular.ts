@@ -12,6 +12,7 @@ import { Users } from './users/users';
 import { Ledger } from './ledger/ledger';
 import { History } from './history/history';
 import { ApiKeys } from './keys/api-keys';
+import { maskKeys } from './keys/secrets';
 import { Directory } from './directory/directory';
 import { CreditReports } from './directory/credit-reports';
 import { SandboxResolver } from './resolvers/sandbox-resolver';
@@ -184,7 +185,14 @@ export function openTitular(options: TitularOptions): Titular {
     directoryCreditReports: creditReports,
     remote,
   });
-  const lookups = new LookupService({ commits, ledger, history, idempotency, resolvers });
+  const lookups = new LookupService({
+    commits,
+    ledger,
+    history,
+    idempotency,
+    resolvers,
+    onResolverFault: (requestId, error) => onFault?.(`error ${requestId} resolving the lookup: ${maskKeys(backgroundFault(error))}`),
+  });
   const bulk = new BulkService(sqlite, lookups, (write) => commits.writeAlone(write));
 
   // Each task on its own: one that fails (a full disk, another process holding the write lock) is

@@ -28,7 +28,8 @@ export const apiKeyViewSchema = z.object({
   product: productSlugSchema,
   environment: z.enum(['live', 'sandbox']),
   scopes: z.array(scopeSchema),
-  ipWhitelist: z.array(z.string()),
+  /** [] for any address; null when the stored list cannot be read (damaged): the key is refused from every address. */
+  ipWhitelist: z.array(z.string()).nullable(),
   prefix: z.string(),
   status: z.enum(['active', 'revoked', 'expired']),
   rateLimitPerSecond: z.number().int(),
@@ -194,6 +195,8 @@ export const ipcContract = {
       /** ISO 8601 date or instant; a date means the end of that day (UTC). */
       expiresAt: z.string().optional(),
       rateLimitPerSecond: z.number().int().min(1).max(10_000).optional(),
+      /** Creating a key asks again, as revealing one does: the vault passphrase where the vault has one. */
+      passphrase: z.string().max(1024).optional(),
     }),
     output: z.object({ key: apiKeyViewSchema, secret: z.string() }),
     admin: true,
@@ -205,7 +208,8 @@ export const ipcContract = {
     admin: true,
   }),
   'keys.rotate': channel({
-    input: z.object({ id: recordId }),
+    /** Rotating asks again, as revealing does: the vault passphrase where the vault has one. */
+    input: z.object({ id: recordId, passphrase: z.string().max(1024).optional() }),
     output: z.object({ key: apiKeyViewSchema, secret: z.string() }),
     admin: true,
   }),

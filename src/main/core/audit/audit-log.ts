@@ -3,6 +3,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { uuidv7 } from '../db/ids';
 import { auditLog, users } from '../db/schema';
+import { storedObject } from '../db/stored-json';
 
 export interface AuditEvent {
   orgId: string;
@@ -56,7 +57,8 @@ export class AuditLog {
       action: entry.action,
       targetType: entry.targetType,
       targetId: entry.targetId,
-      details: JSON.parse(entry.details) as Record<string, unknown>,
+      // An entry whose details cannot be read is listed with them as { damaged: true } (stored-json.ts).
+      details: storedObject(entry.details),
       createdAt: new Date(entry.createdAt).toISOString(),
       actor: actor?.id ? { id: actor.id, name: actor.name ?? '', email: actor.email ?? '' } : null,
     }));

@@ -3,7 +3,8 @@
 // own (credit_consumed sums to what the job charged; duplicate_of_row points at the first row).
 import { INTERCHANGE, type CsvColumn, type CsvDialect } from '../export/csv-dialect';
 import type { BulkJobStore, ExportRow } from './bulk-jobs';
-import { isDamagedAnswer, storedAnswer, type DamagedAnswers } from '../history/stored-answer';
+import type { DamagedAnswers } from '../history/stored-answer';
+import { isDamaged, storedObject } from '../db/stored-json';
 
 const COLUMNS: readonly CsvColumn[] = [
   { field: 'row', es: 'Fila', en: 'Row' },
@@ -77,8 +78,8 @@ function bulkCsvRow(row: ExportRow, dialect: CsvDialect, damaged: DamagedAnswers
 /** The stored answer of the row's lookup; null when it has none yet, or when it cannot be read (then counted). */
 function answerOf(row: ExportRow, damaged: DamagedAnswers | undefined): Record<string, unknown> | null {
   if (!row.responseData) return null;
-  const answer = storedAnswer(row.responseData);
-  if (!isDamagedAnswer(answer)) return answer;
+  const answer = storedObject(row.responseData);
+  if (!isDamaged(answer)) return answer;
   damaged?.note(row.lookupId ?? '', row.row);
   return null;
 }

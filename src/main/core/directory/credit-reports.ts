@@ -8,6 +8,7 @@ import type { AuditLog } from '../audit/audit-log';
 import type { CreditReportResolver, Resolution } from '../resolvers/resolver';
 import type { ParsedCreditFile, WithheldSubject } from './credit-file';
 import type { DirectoryRowError } from './directory-file';
+import { DamagedRecordError, isDamaged, storedObject } from '../db/stored-json';
 
 export interface CreditImportReport {
   /** Reports written (new or replacing). */
@@ -22,9 +23,13 @@ export interface CreditImportReport {
   committed: boolean;
 }
 
+/** What a lookup of a CUIT/CUIL whose stored report cannot be read is told (500 GE500, not charged). */
+export const DAMAGED_REPORT_MESSAGE =
+  "The stored credit report for this CUIT/CUIL cannot be read (it is damaged in Titular's database); import the credit records again";
+
 export class CreditReports implements CreditReportResolver {
   readonly name = 'directory' as const;
-  readonly #byTaxId: Database.Statement<[string, string], { report: string }>;
+  readonly #byTaxId: Database.Statement<[string, string], { id: string; report: string }>;
   readonly #upsert: Database.Statement<[string, string, string, string, number]>;
   readonly #exists: Database.Statement<[string, string], { id: string }>;
   readonly #count: Database.Statement<[string], { n: number }>;
@@ -33,7 +38,7 @@ export class CreditReports implements CreditReportResolver {
     private readonly sqlite: Database.Database,
     private readonly audit: AuditLog,
   ) {
-    this.#byTaxId = sqlite.prepare('SELECT report FROM directory_credit_reports WHERE org_id = ? AND tax_id = ?');
+    this.#byTaxId = sqlite.prepare('SELECT id, report FROM directory_credit_reports WHERE org_id = ? AND tax_id = ?');
     this.#upsert = sqlite.prepare(
       `INSERT INTO directory_credit_reports (id, org_id, tax_id, report, imported_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (org_id, tax_id) DO UPDATE SET report = excluded.report, imported_at = excluded.imported_at`,
@@ -46,10 +51,13 @@ export class CreditReports implements CreditReportResolver {
     return this.resolveCreditReportNow(query);
   }
 
-  /** Synchronous form (the table is local). The report was validated on import. */
+  /** Synchronous form (the table is local). The report was validated on import; one that is no longer a JSON object is damaged. */
   resolveCreditReportNow(query: { orgId: string; taxId: string }): Resolution<CreditReport> {
     const row = this.#byTaxId.get(query.orgId, query.taxId);
-    return row ? { found: true, data: JSON.parse(row.report) as CreditReport } : { found: false };
+    if (!row) return { found: false };
+    const report = storedObject(row.report);
+    if (isDamaged(report)) throw new DamagedRecordError(DAMAGED_REPORT_MESSAGE, row.id);
+    return { found: true, data: report as unknown as CreditReport };
   }
 
   count(orgId: string): number {

@@ -9,6 +9,7 @@ import { analyzeCbu } from '../../../shared/identifiers';
 import type { AuditLog } from '../audit/audit-log';
 import type { AccountQuery, AccountResolver, Resolution } from '../resolvers/resolver';
 import type { DirectoryAccount, DirectoryRowError } from './directory-file';
+import { DamagedRecordError, storedJson } from '../db/stored-json';
 
 export interface ImportReport {
   imported: number;
@@ -21,6 +22,7 @@ export interface ImportReport {
 }
 
 interface AccountRow {
+  id: string;
   number: string;
   alias: string | null;
   account_type: LookupData['account_type'];
@@ -52,7 +54,7 @@ export class Directory implements AccountResolver {
     private readonly sqlite: Database.Database,
     private readonly audit: AuditLog,
   ) {
-    const columns = 'number, alias, account_type, currency, active, holders';
+    const columns = 'id, number, alias, account_type, currency, active, holders';
     this.#byNumber = sqlite.prepare(`SELECT ${columns} FROM directory_accounts WHERE org_id = ? AND number = ?`);
     this.#byAlias = sqlite.prepare(`SELECT ${columns} FROM directory_accounts WHERE org_id = ? AND alias_key = ?`);
     this.#upsert = sqlite.prepare(
@@ -133,12 +135,18 @@ export class Directory implements AccountResolver {
   }
 }
 
+/** What a lookup of an account whose stored record cannot be read is told (500 GE500, not charged). */
+export const DAMAGED_ACCOUNT_MESSAGE =
+  "The directory's record of this account cannot be read (it is damaged in Titular's database); import the directory again";
+
 function toLookupData(row: AccountRow): LookupData {
-  // Scheme and bank are derived from the number, which was validated on import.
+  // Scheme and bank are derived from the number, which was validated on import: a number that no
+  // longer passes, like holders that are not a JSON array, is a damaged row (stored-json.ts).
   const analysis = analyzeCbu(row.number);
-  if (!analysis.ok) throw new Error('directory holds an invalid account number');
+  const holders = storedJson(row.holders);
+  if (!analysis.ok || !Array.isArray(holders)) throw new DamagedRecordError(DAMAGED_ACCOUNT_MESSAGE, row.id);
   return {
-    holders: JSON.parse(row.holders) as LookupData['holders'],
+    holders: holders as LookupData['holders'],
     account_type: row.account_type,
     active: row.active === 1,
     currency: row.currency,

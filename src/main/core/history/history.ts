@@ -9,7 +9,7 @@ import type { LookupSource, LookupStatus, ProductSlug } from '../../../shared/ap
 import type { HistoryQuery, KeyedHistoryEntry, KeyedHistoryPage } from '../../../shared/api/history';
 import type { BatchFolding } from '../db/commit-queue';
 import { jsonOf } from '../frozen-json';
-import { storedAnswer } from './stored-answer';
+import { storedObject } from '../db/stored-json';
 import { DAY_MS } from '../../../shared/day';
 import { DailyCounts, dayOf, type DayFilter } from './daily-counts';
 import { EARLIEST_MS, LATEST_MS, dayEnd, dayStart, locateFromNewest, locateFromOldest, splitRange, type Edge, type PageWindow, type Span } from './page-window';
@@ -316,7 +316,7 @@ function toEntry(row: Row): KeyedHistoryEntry {
     status: row.status,
     source: row.source,
     // A row whose stored answer is not readable JSON is still listed, marked (stored-answer.ts).
-    responseData: storedAnswer(row.response_data),
+    responseData: storedObject(row.response_data),
     upstreamLatencyMs: row.upstream_latency_ms,
     creditConsumed: row.credit_consumed,
     createdAt: new Date(row.created_at).toISOString(),

@@ -3,31 +3,11 @@
 // by another tool, or cut by a disk fault that left SQLite's pages valid. One such row used to fail
 // a whole history page (500), a 100 000-row export, or the desktop's Historial with a SyntaxError.
 // It is listed instead with everything else it holds (date, identifier, status, credits, user: other
-// columns, intact), its answer replaced by the marker below, and each interface says how many it met
-// and which was first, so nobody is told a silent lie (an empty answer looks like a lookup that found
+// columns, intact), its answer read with db/stored-json.ts storedObject as `{ "damaged": true }` —
+// still an object, as the contract's `responseData` is (spec 2.3), so clients that read
+// `responseData.holders` or `.error` keep working — and each interface says how many it met and which
+// was first (below), so nobody is told a silent lie (an empty answer looks like a lookup that found
 // no holders).
-
-/**
- * The answer of an entry whose stored answer cannot be read. An object, as the contract's
- * `responseData` is (spec 2.3): clients that read `responseData.holders` or `.error` keep working.
- */
-export const DAMAGED_ANSWER: Readonly<{ damaged: true }> = Object.freeze({ damaged: true });
-
-/** The stored answer as an object, or DAMAGED_ANSWER when its text is not a JSON object. Parses once, as before. */
-export function storedAnswer(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // Not JSON: said below as damaged.
-  }
-  return DAMAGED_ANSWER;
-}
-
-/** Whether an entry's answer is the damaged marker (the same object storedAnswer returns). */
-export function isDamagedAnswer(answer: unknown): boolean {
-  return answer === DAMAGED_ANSWER;
-}
 
 /** How many entries (or bulk rows) of an export had a damaged answer, and which was the first. */
 export class DamagedAnswers {

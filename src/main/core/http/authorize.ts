@@ -17,6 +17,7 @@ import { hashKey, KEY_PATTERN } from '../keys/secrets';
 import type { ErrorCode, ProductSlug, Scope } from '../../../shared/api/common';
 import type { BucketDecision, RateLimiter } from './rate-limiter';
 import { sendError } from './error-reply';
+import { UNREADABLE_WHITELIST_MESSAGE } from '../keys/ip-whitelist';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,7 +56,10 @@ export function authorizer(keys: ApiKeys, limiter: RateLimiter) {
       return { status: 403, code: 'FORBIDDEN', message: `This endpoint is not available to ${key.product === 'cbu' ? 'CBU' : 'Informes'} product keys` };
     }
     if (!key.scopes.has(requirement.scope)) return { status: 403, code: 'FORBIDDEN', message: `This key lacks the "${requirement.scope}" scope` };
-    if (!keys.ipAllowed(key, peer)) return { status: 403, code: 'FORBIDDEN', message: `The caller address ${peer || '(unknown)'} is not in this key's IP whitelist` };
+    if (!keys.ipAllowed(key, peer)) {
+      const message = key.whitelist === 'unreadable' ? UNREADABLE_WHITELIST_MESSAGE : `The caller address ${peer || '(unknown)'} is not in this key's IP whitelist`;
+      return { status: 403, code: 'FORBIDDEN', message };
+    }
     return null;
   };
   /** The key's refusal as the database is now (or as the current transaction sees it), or null. */

@@ -8,7 +8,8 @@ import { TitularError, invalidParameter } from '../errors';
 import { VaultUnlockError } from '../vault/master-key-provider';
 import { MAX_ACTIVE_KEYS } from '../keys/api-keys';
 import { historyCsvHeader, historyCsvRow } from '../history/history-csv';
-import { DamagedAnswers, isDamagedAnswer } from '../history/stored-answer';
+import { DamagedAnswers } from '../history/stored-answer';
+import { isDamaged } from '../db/stored-json';
 import { csvDialect } from '../export/csv-dialect';
 import { calendarDay } from '../time/wall-clock';
 import { PassphraseAttempts } from '../vault/passphrase-attempts';
@@ -22,6 +23,12 @@ import type { z } from 'zod';
 import { bulkHandlers } from './bulk-handlers';
 import { readSettings, setUpstreamKey, updateSettings, type SettingsHost } from './settings-handlers';
 
+/** What a confirmation prompt is about: the step, and the key's prefix (or, for a new key, its name). */
+export interface SecretAsk {
+  action: 'reveal' | 'rotate' | 'create';
+  label: string;
+}
+
 export interface IpcSession {
   userId: string;
   /**
@@ -30,10 +37,11 @@ export interface IpcSession {
    */
   unlockProvider?: (kind: MasterKeyProviderKind, passphrase: string | undefined) => MasterKeyProvider;
   /**
-   * Asks the person at the computer to confirm revealing a key, where the host can (Electron: an
-   * OS prompt on keychain vaults). Resolves false when they decline.
+   * Asks the person at the computer to confirm a step that hands out a working key (revealing one,
+   * rotating one, creating one), where the host can (Electron: an OS prompt on keychain vaults; a
+   * passphrase vault asks for its passphrase instead). Resolves false when they decline.
    */
-  confirmReveal?: (keyPrefix: string) => Promise<boolean>;
+  confirmSecret?: (ask: SecretAsk) => Promise<boolean>;
   /** What the settings screen shows about the running host (port, remote resolver state). */
   settingsHost?: SettingsHost;
   /** Where the desktop's backups go, one new folder each (default: beside the data directory, backup/backup-folder.ts). */
@@ -109,7 +117,7 @@ const handlers: { [C in Channel]: Handler<C> } = {
     const damaged = new DamagedAnswers();
     for (const entry of titular.history.iterate(historyScope(user, input), historyQuery(input))) {
       if (++rows > MAX_EXPORT_ROWS) throw invalidParameter(`More than ${MAX_EXPORT_ROWS} entries: narrow the dates, or use \`titular history export\``);
-      if (isDamagedAnswer(entry.responseData)) damaged.note(entry.id);
+      if (isDamaged(entry.responseData)) damaged.note(entry.id);
       csv += historyCsvRow(entry, dialect);
     }
     await titular.commits.settled();
@@ -123,37 +131,36 @@ const handlers: { [C in Channel]: Handler<C> } = {
     limit: MAX_ACTIVE_KEYS,
   }),
 
-  'keys.create': (titular, user, input) =>
-    titular.commits.writeAlone(() =>
-      titular.keys.create({
-        orgId: user.orgId,
-        ownerUserId: user.id,
-        actorUserId: user.id,
-        name: input.name ?? null,
-        product: input.product,
-        scopes: input.scopes,
-        environment: input.environment,
-        ipWhitelist: input.ipWhitelist.map((e) => e.trim()).filter(Boolean),
-        expiresAt: input.expiresAt ? expiry(input.expiresAt) : null,
-        rateLimitPerSecond: input.rateLimitPerSecond ?? null,
-      }),
-    ),
+  'keys.create': async (titular, user, input, session) => {
+    const keyInput = {
+      orgId: user.orgId,
+      ownerUserId: user.id,
+      actorUserId: user.id,
+      name: input.name ?? null,
+      product: input.product,
+      scopes: input.scopes,
+      environment: input.environment,
+      ipWhitelist: input.ipWhitelist.map((e) => e.trim()).filter(Boolean),
+      expiresAt: input.expiresAt ? expiry(input.expiresAt) : null,
+      rateLimitPerSecond: input.rateLimitPerSecond ?? null,
+    };
+    // A mistake in the form is said before the passphrase or the OS prompt is asked for, not after.
+    titular.keys.checkCreate(keyInput);
+    await askAgain(titular, session, input.passphrase, { action: 'create', label: keyInput.name?.trim() || `(${input.product === 'cbu' ? 'CBU' : 'Informes'})` });
+    return titular.commits.writeAlone(() => titular.keys.create(keyInput));
+  },
 
   'keys.reveal': async (titular, user, input, session) => {
-    // Revealing asks again. A passphrase vault wants its passphrase; otherwise the explicit
-    // confirmation (the Electron shell adds the OS prompt where the platform has one).
-    if (vaultProviderKind(titular.db) === 'passphrase') {
-      if (!input.passphrase) throw new TitularError(401, 'UNAUTHORIZED', 'Enter the vault passphrase to reveal a key');
-      await passphraseAttempts(titular).verify(titular.db, input.passphrase, (provider) => vaultSecretMatches(titular.db, provider));
-    } else if (session.confirmReveal) {
-      // `get` answers 404 for a key it cannot find: the prompt is never skipped (a check that fails open).
-      const key = titular.keys.get(user.orgId, input.id);
-      if (!(await session.confirmReveal(key.prefix))) throw new TitularError(403, 'FORBIDDEN', 'Reveal cancelled at the confirmation prompt');
-    }
+    // `get` answers 404 for a key it cannot find: the prompt is never skipped (a check that fails open).
+    await askAgain(titular, session, input.passphrase, { action: 'reveal', label: titular.keys.get(user.orgId, input.id).prefix });
     return { secret: await titular.commits.writeAlone(() => titular.keys.reveal(user.orgId, input.id, user.id)) };
   },
 
-  'keys.rotate': (titular, user, input) => titular.commits.writeAlone(() => titular.keys.rotate(user.orgId, input.id, user.id)),
+  'keys.rotate': async (titular, user, input, session) => {
+    // A key that does not exist, or is revoked, is said before the passphrase or the OS prompt is asked for.
+    await askAgain(titular, session, input.passphrase, { action: 'rotate', label: titular.keys.checkRotate(user.orgId, input.id).prefix });
+    return titular.commits.writeAlone(() => titular.keys.rotate(user.orgId, input.id, user.id));
+  },
 
   'keys.revoke': async (titular, user, input) => ({ key: await titular.commits.writeAlone(() => titular.keys.revoke(user.orgId, input.id, user.id)) }),
 
@@ -228,6 +235,25 @@ const handlers: { [C in Channel]: Handler<C> } = {
   'data.backup': (titular, user, _input, session) =>
     titular.backup(newBackupFolder(session.backupRoot ?? defaultBackupRoot(titular.dataDir), new Date()), { orgId: user.orgId, userId: user.id }),
 };
+
+const ASK_VERB: Record<SecretAsk['action'], string> = { reveal: 'reveal a key', rotate: 'rotate a key', create: 'create a key' };
+const ASK_CANCELLED: Record<SecretAsk['action'], string> = { reveal: 'Reveal', rotate: 'Rotation', create: 'Key creation' };
+
+/**
+ * Every step that hands out a working key asks again, not only revealing one: a new or rotated key
+ * is as good as a revealed one to whoever sits at an unlocked desktop. A passphrase vault wants its
+ * passphrase (wrong ones counted with the unlock's, passphrase-attempts.ts); otherwise the host's
+ * prompt where it has one (Electron: Touch ID or a native dialog). The browser mode has neither: the
+ * screen's own dialog or form is the explicit confirmation. Nothing is written before this passes.
+ */
+async function askAgain(titular: Titular, session: IpcSession, passphrase: string | undefined, ask: SecretAsk): Promise<void> {
+  if (vaultProviderKind(titular.db) === 'passphrase') {
+    if (!passphrase) throw new TitularError(401, 'UNAUTHORIZED', `Enter the vault passphrase to ${ASK_VERB[ask.action]}`);
+    await passphraseAttempts(titular).verify(titular.db, passphrase, (provider) => vaultSecretMatches(titular.db, provider));
+  } else if (session.confirmSecret) {
+    if (!(await session.confirmSecret(ask))) throw new TitularError(403, 'FORBIDDEN', `${ASK_CANCELLED[ask.action]} cancelled at the confirmation prompt`);
+  }
+}
 
 /**
  * Runs one channel call: parses the input, checks the caller's role, runs the handler and checks

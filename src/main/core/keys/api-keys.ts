@@ -12,7 +12,7 @@ import { apiKeys, users } from '../db/schema';
 import { TitularError, invalidParameter, stateRefusal } from '../errors';
 import type { Vault } from '../vault/vault';
 import type { AuditLog } from '../audit/audit-log';
-import { addressAllowed, buildBlockList, parseWhitelistEntry } from './ip-whitelist';
+import { addressAllowed, buildBlockList, parseWhitelistEntry, storedWhitelist } from './ip-whitelist';
 import { displayPrefix, generateKeySecret, hashKey, maskKeys, refuseKeyLike, type KeyEnvironment } from './secrets';
 import { scopeSchema, type ProductSlug, type Scope } from '../../../shared/api/common';
 
@@ -34,7 +34,8 @@ export interface ApiKeyView {
   product: ProductSlug;
   environment: KeyEnvironment;
   scopes: Scope[];
-  ipWhitelist: string[];
+  /** [] for any address; null when the stored list cannot be read (the key is then refused from every address). */
+  ipWhitelist: string[] | null;
   prefix: string;
   status: KeyStatus;
   rateLimitPerSecond: number;
@@ -55,7 +56,8 @@ export interface AuthenticatedKey {
   product: ProductSlug;
   environment: KeyEnvironment;
   scopes: ReadonlySet<Scope>;
-  whitelist: BlockList | null;
+  /** null: any address. 'unreadable': the stored list is damaged, and no address may use the key. */
+  whitelist: BlockList | null | 'unreadable';
   rateLimitPerSecond: number;
   rateLimitBurst: number;
 }
@@ -107,7 +109,7 @@ export class ApiKeys {
    */
   readonly #byHashCache: WriteInvalidatedCache<string, CachedKey>;
   /** Parsed whitelists by key id and raw JSON, so a request never re-parses them. */
-  readonly #whitelists = new Map<string, { raw: string; list: BlockList | null }>();
+  readonly #whitelists = new Map<string, { raw: string; list: BlockList | null | 'unreadable' }>();
   /** last_used_at is written at most once a minute per key, off the hot path. */
   readonly #lastUsedPending = new Map<string, number>();
   readonly #lastUsedWritten = new Map<string, number>();
@@ -125,31 +127,22 @@ export class ApiKeys {
     this.#byHashCache = new WriteInvalidatedCache(sqlite, MAX_CACHED_KEYS);
   }
 
+  /**
+   * What `create` would refuse for this input, checked without writing anything (the limit as the
+   * database is now; `create` checks it again in its transaction). The desktop runs it before it asks
+   * for the passphrase, so that a mistyped address is not found only after the passphrase was typed.
+   */
+  checkCreate(input: CreateKeyInput): void {
+    this.#validated(input, Date.now());
+    this.#refuseOverLimit(input.orgId, Date.now());
+  }
+
   create(input: CreateKeyInput): { key: ApiKeyView; secret: string } {
-    const scopes = parseScopes(input.scopes);
-    // It could never be used: GET /api/v1/history answers CBU keys only (spec 4.3). Refused, as the
-    // desktop's form disables it, rather than given to a key that would get 403 for it.
-    if (input.product === 'informes' && scopes.includes('history')) {
-      throw invalidParameter('The history scope is for CBU keys: GET /api/v1/history answers CBU keys only; leave it out of an Informes key');
-    }
-    const whitelist = (input.ipWhitelist ?? []).map(parseWhitelistEntry);
-    const rate = input.rateLimitPerSecond ?? DEFAULT_RATE_LIMIT_PER_SECOND;
-    if (!Number.isInteger(rate) || rate < 1 || rate > 10_000) throw invalidParameter('rate limit must be a whole number of requests per second from 1 to 10000');
     const now = Date.now();
-    if (input.expiresAt != null && (!Number.isFinite(input.expiresAt) || input.expiresAt <= now)) {
-      throw invalidParameter('expiration must be a future date');
-    }
-    const name = input.name?.trim() || null;
-    refuseKeyLike('The key name', name);
+    const { scopes, whitelist, rate, name } = this.#validated(input, now);
     this.#byHashCache.clear();
     return this.db.transaction(() => {
-      if (this.activeCount(input.orgId, now) >= MAX_ACTIVE_KEYS) {
-        throw new TitularError(
-          409,
-          'KEY_LIMIT_REACHED',
-          `The organization already has ${MAX_ACTIVE_KEYS} active keys; revoke one before creating another`,
-        );
-      }
+      this.#refuseOverLimit(input.orgId, now);
       const owner = this.db.select({ id: users.id }).from(users).where(and(eq(users.orgId, input.orgId), eq(users.id, input.ownerUserId))).get();
       if (!owner) throw invalidParameter('The key owner is not a user of this organization');
       const id = uuidv7(now);
@@ -184,6 +177,30 @@ export class ApiKeys {
       });
       return { key: this.get(input.orgId, id), secret };
     }, IMMEDIATE);
+  }
+
+  #validated(input: CreateKeyInput, now: number): { scopes: Scope[]; whitelist: string[]; rate: number; name: string | null } {
+    const scopes = parseScopes(input.scopes);
+    // It could never be used: GET /api/v1/history answers CBU keys only (spec 4.3). Refused, as the
+    // desktop's form disables it, rather than given to a key that would get 403 for it.
+    if (input.product === 'informes' && scopes.includes('history')) {
+      throw invalidParameter('The history scope is for CBU keys: GET /api/v1/history answers CBU keys only; leave it out of an Informes key');
+    }
+    const whitelist = (input.ipWhitelist ?? []).map(parseWhitelistEntry);
+    const rate = input.rateLimitPerSecond ?? DEFAULT_RATE_LIMIT_PER_SECOND;
+    if (!Number.isInteger(rate) || rate < 1 || rate > 10_000) throw invalidParameter('rate limit must be a whole number of requests per second from 1 to 10000');
+    if (input.expiresAt != null && (!Number.isFinite(input.expiresAt) || input.expiresAt <= now)) {
+      throw invalidParameter('expiration must be a future date');
+    }
+    const name = input.name?.trim() || null;
+    refuseKeyLike('The key name', name);
+    return { scopes, whitelist, rate, name };
+  }
+
+  #refuseOverLimit(orgId: string, now: number): void {
+    if (this.activeCount(orgId, now) >= MAX_ACTIVE_KEYS) {
+      throw new TitularError(409, 'KEY_LIMIT_REACHED', `The organization already has ${MAX_ACTIVE_KEYS} active keys; revoke one before creating another`);
+    }
   }
 
   activeCount(orgId: string, now = Date.now()): number {
@@ -238,11 +255,24 @@ export class ApiKeys {
   }
 
   /** Gives the key a new secret; the old one fails from the very next request. */
+  /**
+   * The key `rotate` would rotate (404 for none, a refusal for a revoked one), checked without writing:
+   * the desktop runs it before it asks for the passphrase; `rotate` checks again in its transaction.
+   */
+  checkRotate(orgId: string, id: string): ApiKeyView {
+    this.#rotatable(this.#row(orgId, id));
+    return this.get(orgId, id);
+  }
+
+  #rotatable(row: KeyRow): void {
+    if (row.revokedAt !== null) throw stateRefusal('A revoked key cannot be rotated');
+  }
+
   rotate(orgId: string, id: string, actorUserId: string | null): { key: ApiKeyView; secret: string } {
     this.#byHashCache.clear();
     return this.db.transaction(() => {
       const row = this.#row(orgId, id);
-      if (row.revokedAt !== null) throw stateRefusal('A revoked key cannot be rotated');
+      this.#rotatable(row);
       const secret = generateKeySecret(row.environment);
       const now = Date.now();
       this.db
@@ -331,6 +361,7 @@ export class ApiKeys {
   }
 
   ipAllowed(key: AuthenticatedKey, peer: string): boolean {
+    if (key.whitelist === 'unreadable') return false;
     return key.whitelist === null || addressAllowed(key.whitelist, peer);
   }
 
@@ -356,11 +387,11 @@ export class ApiKeys {
     for (const [id, at] of due) this.#lastUsedWritten.set(id, at);
   }
 
-  #whitelist(id: string, raw: string): BlockList | null {
+  #whitelist(id: string, raw: string): BlockList | null | 'unreadable' {
     const cached = this.#whitelists.get(id);
     if (cached && cached.raw === raw) return cached.list;
-    const entries = JSON.parse(raw) as string[];
-    const list = entries.length === 0 ? null : buildBlockList(entries);
+    const entries = storedWhitelist(raw);
+    const list = entries === null ? 'unreadable' : entries.length === 0 ? null : buildBlockList(entries);
     this.#whitelists.set(id, { raw, list });
     return list;
   }
@@ -390,7 +421,7 @@ function toView(row: KeyRow, owner: { id: string; name: string; email: string })
     product: row.product,
     environment: row.environment,
     scopes: row.scopes.split(',') as Scope[],
-    ipWhitelist: JSON.parse(row.ipWhitelist) as string[],
+    ipWhitelist: storedWhitelist(row.ipWhitelist),
     prefix: row.displayPrefix,
     status: row.revokedAt !== null ? 'revoked' : row.expiresAt !== null && row.expiresAt <= now ? 'expired' : 'active',
     rateLimitPerSecond: row.rateLimitPerSecond,

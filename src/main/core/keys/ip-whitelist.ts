@@ -1,6 +1,7 @@
 // Per-key IP whitelists: IPv4/IPv6 addresses and CIDR ranges, matched with node:net's BlockList.
 import { BlockList, isIP } from 'node:net';
 import { invalidParameter } from '../errors';
+import { UNREADABLE, storedJson } from '../db/stored-json';
 
 /** Validates and canonicalizes whitelist entries ("10.0.0.0/8", "::1", "192.168.1.7"). */
 export function parseWhitelistEntry(raw: string): string {
@@ -33,3 +34,27 @@ export function addressAllowed(list: BlockList, peer: string): boolean {
   if (family === 0) return false;
   return list.check(peer, family === 6 ? 'ipv6' : 'ipv4');
 }
+
+/**
+ * A key's stored whitelist (api_keys.ip_whitelist, a JSON array of canonical entries), or null when
+ * the cell cannot be read as one (stored-json.ts): not JSON, not an array of valid entries. Such a key
+ * is refused from every address, never let in from any (the README's "Other stored cells that cannot be read").
+ */
+export function storedWhitelist(raw: string): string[] | null {
+  const value = storedJson(raw);
+  if (value === UNREADABLE || !Array.isArray(value)) return null;
+  const entries: string[] = [];
+  for (const entry of value) {
+    if (typeof entry !== 'string') return null;
+    try {
+      entries.push(parseWhitelistEntry(entry));
+    } catch {
+      return null;
+    }
+  }
+  return entries;
+}
+
+/** The 403 of a key whose stored whitelist cannot be read. */
+export const UNREADABLE_WHITELIST_MESSAGE =
+  "This key's IP whitelist cannot be read (it is damaged in Titular's database), so no address may use the key; an admin can revoke it and create a new one";

@@ -5,6 +5,7 @@ import { containsKeyLike } from '../keys/secrets';
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { TitularError, invalidParameter } from '../errors';
+import { isDamaged, storedObject } from '../db/stored-json';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -19,6 +20,10 @@ export interface StoredAnswer {
   status: number;
   body: unknown;
 }
+
+/** The answer to a retry whose stored answer is damaged (stored-json.ts). */
+export const DAMAGED_REPLAY_MESSAGE =
+  "The answer stored for this Idempotency-Key cannot be read (it is damaged in Titular's database). The request it answered was recorded once and is not run or charged again; send a new Idempotency-Key to look up again";
 
 export class IdempotencyStore {
   readonly #get: Database.Statement<[string, string, number], { request_hash: string; status_code: number; response_body: string }>;
@@ -63,7 +68,11 @@ export class IdempotencyStore {
     if (row.request_hash !== scope.requestHash) {
       throw new TitularError(409, 'IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request');
     }
-    return { status: row.status_code, body: JSON.parse(row.response_body) as unknown };
+    // An answer that can no longer be read is not replayed, and the request is not run again either:
+    // that would charge twice for one Idempotency-Key. The client is told, and may send a new key.
+    const body = storedObject(row.response_body);
+    if (isDamaged(body)) throw new TitularError(500, 'GE500', DAMAGED_REPLAY_MESSAGE);
+    return { status: row.status_code, body };
   }
 
   /** Must run inside the transaction that charges the request. */

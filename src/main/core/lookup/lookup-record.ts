@@ -15,6 +15,7 @@ import type { KeyEnvironment } from '../keys/secrets';
 import { UpstreamError, type Resolution } from '../resolvers/resolver';
 import type { IdempotencyScope, IdempotencyStore } from './idempotency';
 import type { ErrorBody, ErrorCode, LookupSource, ProductSlug } from '../../../shared/api/common';
+import { DamagedRecordError } from '../db/stored-json';
 
 export interface LookupContext {
   orgId: string;
@@ -181,6 +182,8 @@ export function failed(error: unknown, started: number, product: ProductSlug): O
     const message = error.publicReason ? `${source} is unavailable: ${error.publicReason}` : `${source} is unavailable; try again shortly`;
     return { status: 503, code: 'GE500', message, latencyMs, retryAfterSeconds: error.retryAfterSeconds };
   }
+  // A record the answer needs that is damaged in the database: said, so that an admin knows what to import again.
+  if (error instanceof DamagedRecordError) return { status: 500, code: 'GE500', message: error.publicMessage, latencyMs };
   return { status: 500, code: 'GE500', message: 'Internal error', latencyMs };
 }
 

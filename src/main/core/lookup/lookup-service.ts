@@ -51,6 +51,11 @@ export class LookupService {
       history: History;
       idempotency: IdempotencyStore;
       resolvers: ResolverSet;
+      /**
+       * A resolver that failed for a reason of Titular's own (a bug, a damaged record; not a source
+       * that is down, which is a 503): the reason behind the lookup's 500 GE500, for the fault log.
+       */
+      onResolverFault?: (requestId: string, error: unknown) => void;
     },
   ) {}
 
@@ -180,13 +185,18 @@ export class LookupService {
     const { resolveNow, confirmResolver } = validated;
     if (resolveNow) {
       // A local source: resolved in the transaction that records the lookup (no read of its own).
+      // Said once, though a batch that is retried write by write decides again.
+      let reported = false;
       const recorded = this.#commit(ctx, product, requestId, validated, () => {
         confirmResolver();
         const started = performance.now();
         try {
           return found(product, resolveNow(), started);
         } catch (error) {
-          return failed(error, started, product);
+          const outcome = failed(error, started, product);
+          if (!reported) this.#reportFault(requestId, outcome, error);
+          reported = true;
+          return outcome;
         }
       });
       if (!speculative) return recorded;
@@ -206,8 +216,13 @@ export class LookupService {
       outcome = found(product, await validated.resolve(), started);
     } catch (error) {
       outcome = failed(error, started, product);
+      this.#reportFault(requestId, outcome, error);
     }
     return this.#commit(ctx, product, requestId, validated, () => outcome);
+  }
+
+  #reportFault(requestId: string, outcome: Outcome, error: unknown): void {
+    if (outcome.status === 500) this.deps.onResolverFault?.(requestId, error);
   }
 
   /**

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/open';
 import { settings } from '../db/schema';
+import { UNREADABLE, storedJson } from '../db/stored-json';
 
 const SETTINGS = {
   /** Port of the localhost API in the desktop app. */
@@ -57,8 +58,10 @@ export class Settings {
 
   #read<K extends SettingKey>(key: K): SettingValue<K> {
     const row = this.db.select().from(settings).where(eq(settings.key, key)).get();
-    const raw = row ? (JSON.parse(row.value) as unknown) : undefined;
-    const parsed = SETTINGS[key].safeParse(raw);
+    // A value that is not valid for its setting, or not JSON at all (a damaged cell, stored-json.ts),
+    // reads as the default, as no value does: one bad cell must not stop every lookup.
+    const raw = row ? storedJson(row.value) : undefined;
+    const parsed = SETTINGS[key].safeParse(raw === UNREADABLE ? undefined : raw);
     return (parsed.success ? parsed.data : SETTINGS[key].parse(undefined)) as SettingValue<K>;
   }
 

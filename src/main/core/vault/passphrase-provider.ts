@@ -2,6 +2,7 @@
 import { randomBytes, scrypt, scryptSync } from 'node:crypto';
 import { open, seal } from './aes-gcm';
 import { VaultUnlockError, type MasterKeyProvider, type WrappedDataKey } from './master-key-provider';
+import { UNREADABLE, storedJson } from '../db/stored-json';
 
 interface ScryptParams {
   alg: 'scrypt';
@@ -26,6 +27,37 @@ function deriveKey(passphrase: string, params: ScryptParams): Buffer {
   return scryptSync(passphrase.normalize('NFC'), Buffer.from(params.salt, 'base64'), 32, scryptOptions(params));
 }
 
+/**
+ * The scrypt parameters stored with the vault (vault_meta.kdf), checked: a damaged cell (stored-json.ts)
+ * is refused in words instead of a SyntaxError, and parameters outside what Titular ever wrote (a cost
+ * that would ask scrypt for gigabytes) are refused before any derivation.
+ */
+function storedParams(text: string): ScryptParams {
+  const value = storedJson(text) as Partial<ScryptParams> | typeof UNREADABLE | null;
+  const valid =
+    value !== UNREADABLE &&
+    value !== null &&
+    typeof value === 'object' &&
+    value.alg === 'scrypt' &&
+    typeof value.salt === 'string' &&
+    value.salt.length > 0 &&
+    Number.isInteger(value.N) &&
+    value.N! >= 2 ** 10 &&
+    value.N! <= 2 ** 20 &&
+    (value.N! & (value.N! - 1)) === 0 &&
+    Number.isInteger(value.r) &&
+    value.r! >= 1 &&
+    value.r! <= 32 &&
+    Number.isInteger(value.p) &&
+    value.p! >= 1 &&
+    value.p! <= 16;
+  if (!valid) throw new VaultUnlockError(DAMAGED_KDF_MESSAGE);
+  return value as ScryptParams;
+}
+
+export const DAMAGED_KDF_MESSAGE =
+  "The vault's key-derivation parameters are damaged in Titular's database, so no passphrase can unlock it; restore a backup (titular restore)";
+
 /** deriveKey on libuv's thread pool: the event loop keeps answering the API meanwhile. */
 function deriveKeyOffThread(passphrase: string, params: ScryptParams): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -42,7 +74,7 @@ export const MIN_PASSPHRASE_LENGTH = 8;
  */
 export async function derivedPassphraseProvider(passphrase: string, storedKdf: string): Promise<MasterKeyProvider> {
   const provider = passphraseProvider(passphrase);
-  let derived: Buffer | null = await deriveKeyOffThread(passphrase, JSON.parse(storedKdf) as ScryptParams);
+  let derived: Buffer | null = await deriveKeyOffThread(passphrase, storedParams(storedKdf));
   return {
     kind: provider.kind,
     wrap: (dataKey) => provider.wrap(dataKey),
@@ -81,7 +113,7 @@ export function passphraseProvider(passphrase: string): MasterKeyProvider {
     },
     unwrap(stored: WrappedDataKey): Buffer {
       if (!stored.kdf) throw new VaultUnlockError('The vault has no key-derivation parameters');
-      return openDataKey(deriveKey(passphrase, JSON.parse(stored.kdf) as ScryptParams), stored);
+      return openDataKey(deriveKey(passphrase, storedParams(stored.kdf)), stored);
     },
   };
 }

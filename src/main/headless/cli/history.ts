@@ -6,7 +6,8 @@ import { createWriteStream, renameSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { History } from '../../core/history/history';
 import { CSV_COLUMNS, historyCsvHeader, historyCsvRow } from '../../core/history/history-csv';
-import { DamagedAnswers, answerNoun, damagedWarning, isDamagedAnswer } from '../../core/history/stored-answer';
+import { DamagedAnswers, answerNoun, damagedWarning } from '../../core/history/stored-answer';
+import { isDamaged } from '../../core/db/stored-json';
 import { INTERCHANGE } from '../../core/export/csv-dialect';
 import { LANG_HELP, LANG_OPTION, exportDialect } from './export-lang';
 import { historyQuerySchema } from '../../../shared/api/history';
@@ -203,7 +204,7 @@ export const historyCommands: CommandSpec[] = [
         const history = new History(reader);
         let buffer = format === 'csv' ? historyCsvHeader(dialect) : '[';
         for (const entry of history.iterate({ orgId: ctx.org.id, environment, product }, filter)) {
-          if (isDamagedAnswer(entry.responseData)) damaged.note(entry.id);
+          if (isDamaged(entry.responseData)) damaged.note(entry.id);
           if (format === 'csv') buffer += historyCsvRow(entry, dialect);
           else buffer += `${count === 0 ? '\n' : ',\n'}${JSON.stringify(entry)}`;
           count++;

@@ -31,6 +31,11 @@ function environmentLabel(key: ApiKeyView): string {
   return key.environment === 'live' ? 'live' : 'sandbox';
 }
 
+function whitelistLabel(whitelist: string[] | null): string {
+  if (whitelist === null) return 'unreadable (damaged in the database): no address may use this key; revoke it and create a new one';
+  return whitelist.length > 0 ? whitelist.join(', ') : 'any address';
+}
+
 function describeKey(out: Output, key: ApiKeyView): void {
   out.fields([
     ['ID', key.id],
@@ -40,7 +45,7 @@ function describeKey(out: Output, key: ApiKeyView): void {
     ['Environment', environmentLabel(key)],
     ['Scopes', key.scopes.join(',')],
     ['Status', key.status],
-    ['IP whitelist', key.ipWhitelist.length > 0 ? key.ipWhitelist.join(', ') : 'any address'],
+    ['IP whitelist', whitelistLabel(key.ipWhitelist)],
     ['Rate limit', `${key.rateLimitPerSecond}/s (burst ${key.rateLimitBurst})`],
     ['Owner', `${key.owner.name} <${key.owner.email}>`],
     ['Created', formatInstant(key.createdAt)],
@@ -160,7 +165,8 @@ export const keyCommands: CommandSpec[] = [
           k.product,
           environmentLabel(k),
           k.scopes.join(','),
-          k.status,
+          // A whitelist that cannot be read refuses the key from every address: said where admins look.
+          k.status === 'active' && k.ipWhitelist === null ? 'active (IP whitelist unreadable: see keys show)' : k.status,
           k.expiresAt ? formatInstant(k.expiresAt) : 'never',
           k.lastUsedAt ? formatInstant(k.lastUsedAt) : 'never',
         ]),

@@ -18,6 +18,8 @@ export function AuditTable({ keys = [], users = [], initialFilter = 'all' }: { k
 
   const target = (entry: NonNullable<typeof audit.data>['entries'][number]): string => {
     const d = isPlainObject(entry.details) ? entry.details : {};
+    // Details that cannot be read come as { damaged: true } (the README's "Other stored cells that cannot be read"): said, not guessed around.
+    if (d.damaged === true && Object.keys(d).length === 1) return m.audit.damagedDetails;
     switch (entry.targetType) {
       case 'api_key': {
         const key = keys.find((k) => k.id === entry.targetId);

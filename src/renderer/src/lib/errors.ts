@@ -37,7 +37,15 @@ export function serverMessage(message: string, m: Messages): { text: string; inE
 }
 
 /** The core's other storage faults (db/database-busy.ts, db/data-files-guard.ts, db/storage-errors.ts). */
-const STORAGE_FAULTS = [/^Titular's database is busy/, /^Titular's data files were deleted, replaced or made unreachable/, /^The database in .+ is damaged/, /^Titular cannot write its database/];
+const STORAGE_FAULTS = [
+  /^Titular's database is busy/,
+  /^Titular's data files were deleted, replaced or made unreachable/,
+  /^The database in .+ is damaged/,
+  /^Titular cannot write its database/,
+  // One record damaged in the database: which import mends it (the README's "Other stored cells that cannot be read").
+  /^The directory's record of this account cannot be read/,
+  /^The stored credit report for this CUIT\/CUIL cannot be read/,
+];
 
 /** The core's sentences for a full disk (src/main/core/db/disk-full.ts): a write, or opening the data. */
 const DISK_FULL = /^The disk holding .+ is full/;
@@ -64,6 +72,8 @@ function knownTitle(code: string, message: string, m: Messages): string | null {
   if (code === 'RATE_LIMITED' && /wrong passphrases/i.test(message)) return serverMessage(message, m).text;
   // A lookup sent to the remote API while the vault is locked: who can fix it, not "try again later".
   if (code === 'GE500' && /key vault is locked/i.test(message)) return m.errors.remoteVaultLocked;
+  // The person at the computer said no at the OS prompt (Electron, keychain vaults): not a permission problem.
+  if (code === 'FORBIDDEN' && /cancelled at the confirmation prompt/i.test(message)) return m.errors.promptCancelled;
   if (code !== 'UNAUTHORIZED') return null;
   if (/vault is locked/i.test(message)) return m.errors.vaultLocked;
   // A passphrase shorter than the minimum cannot be the vault's: to the user it is just not correct.
@@ -95,7 +105,7 @@ export function describeError(error: unknown, m: Messages, context: 'account' | 
   return { code: 'ERROR', title: m.errors.UNKNOWN, detail: message, detailInEnglish: m.locale.startsWith('es'), status: null };
 }
 
-/** True when a reveal failed because the vault wants its passphrase. */
+/** True when a reveal, rotation or new key failed because the vault wants its passphrase (asked again). */
 export function asksForPassphrase(error: unknown): boolean {
   return isIpcCallError(error) && /passphrase|frase/i.test(error.message);
 }

@@ -249,6 +249,13 @@ function KeyRow({ apiKey: key, lockedHintId, onAction }: { apiKey: ApiKeyViewDto
       </td>
       <td>
         <Badge tone={tone}>{m.keys.statuses[key.status]}</Badge>
+        {/* A whitelist that cannot be read refuses the key from every address (the README's "Other stored cells that cannot be read"). */}
+        {active && key.ipWhitelist === null ? (
+          <div data-testid="key-whitelist-damaged" className="small" title={m.keys.whitelistDamagedHint}>
+            <Badge tone="danger">{m.keys.whitelistDamaged}</Badge>
+            <span className="sr-only">{m.keys.whitelistDamagedHint}</span>
+          </div>
+        ) : null}
       </td>
       <td className="nowrap">
         <div>{key.lastUsedAt ? relative(key.lastUsedAt) : m.common.never}</div>

@@ -1,6 +1,6 @@
-// The confirmation dialogs of a key's row actions on the Claves screen: reveal (asking for the
-// vault's passphrase when it needs one), rotate and revoke.
-import { useId, useState } from 'react';
+// The confirmation dialogs of a key's row actions on the Claves screen: reveal and rotate (each
+// asking for the vault's passphrase when it needs one) and revoke.
+import { useState } from 'react';
 import type { ApiKeyViewDto } from '../../../../shared/ipc/contract';
 import { useRevealKey, useRevokeKey, useRotateKey } from '../../api/hooks';
 import { tpl, useI18n } from '../../i18n';
@@ -9,6 +9,7 @@ import { ErrorBanner } from '../../components/ui';
 import { ConfirmDialog } from '../../components/Dialog';
 import { useToast } from '../../components/Toast';
 import { keyLabel } from '../../lib/key-label';
+import { PassphraseField } from './PassphraseField';
 
 export type Pending = { kind: 'reveal' | 'rotate' | 'revoke'; key: ApiKeyViewDto };
 
@@ -29,59 +30,35 @@ export function KeyActionDialog({
   const [needPassphrase, setNeedPassphrase] = useState(false);
   const [passphrase, setPassphrase] = useState('');
   const name = keyLabel(pending.key, m.keys.unnamed);
-  const passId = useId();
 
-  if (pending.kind === 'reveal') {
-    const error = reveal.error;
-    // The first "passphrase required" answer only opens the field; later errors (a wrong one) are shown.
-    const showError = reveal.isError && (!asksForPassphrase(error) || reveal.variables?.passphrase !== undefined);
+  if (pending.kind !== 'revoke') {
+    // Reveal and rotate hand out a working key: on a passphrase vault the core asks for the passphrase
+    // first. That first answer only opens the field; later errors (a wrong one) are shown.
+    const rotating = pending.kind === 'rotate';
+    const step = rotating ? rotate : reveal;
+    const showError = step.isError && (!asksForPassphrase(step.error) || step.variables?.passphrase !== undefined);
+    const onError = (err: unknown) => {
+      if (asksForPassphrase(err)) setNeedPassphrase(true);
+    };
+    const sent = needPassphrase ? passphrase : undefined;
     return (
       <ConfirmDialog
-        title={m.keys.revealTitle}
-        okLabel={m.keys.reveal}
-        busy={reveal.isPending}
+        title={rotating ? m.keys.rotateTitle : m.keys.revealTitle}
+        okLabel={rotating ? m.keys.rotateOk : m.keys.reveal}
+        // Rotating stops the current secret at once: a destructive step, confirmed on purpose.
+        destructive={rotating}
+        busy={step.isPending}
         okDisabled={needPassphrase && passphrase === ''}
         onCancel={onClose}
         onConfirm={() =>
-          reveal.mutate(
-            { id: pending.key.id, confirm: true, passphrase: needPassphrase ? passphrase : undefined },
-            {
-              onSuccess: (result) => onSecret('revealed', result.secret, pending.key),
-              onError: (err) => {
-                if (asksForPassphrase(err)) setNeedPassphrase(true);
-              },
-            },
-          )
+          rotating
+            ? rotate.mutate({ id: pending.key.id, passphrase: sent }, { onSuccess: (result) => onSecret('rotated', result.secret, result.key), onError })
+            : reveal.mutate({ id: pending.key.id, confirm: true, passphrase: sent }, { onSuccess: (result) => onSecret('revealed', result.secret, pending.key), onError })
         }
       >
-        <p>{tpl(m.keys.revealBody, { name })}</p>
-        {needPassphrase ? (
-          <div className="field">
-            <p className="muted small">{m.keys.passphraseBody}</p>
-            <label className="field-label" htmlFor={passId}>
-              {m.keys.passphrase}
-            </label>
-            <input id={passId} type="password" className="input" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="current-password" autoFocus data-testid="key-passphrase" />
-          </div>
-        ) : null}
-        {showError ? <ErrorBanner error={error} testId="key-action-error" /> : null}
-      </ConfirmDialog>
-    );
-  }
-
-  if (pending.kind === 'rotate') {
-    return (
-      <ConfirmDialog
-        title={m.keys.rotateTitle}
-        okLabel={m.keys.rotateOk}
-        // The current secret stops working at once: a destructive step, confirmed on purpose.
-        destructive
-        busy={rotate.isPending}
-        onCancel={onClose}
-        onConfirm={() => rotate.mutate({ id: pending.key.id }, { onSuccess: (result) => onSecret('rotated', result.secret, result.key) })}
-      >
-        <p>{tpl(m.keys.rotateBody, { name })}</p>
-        {rotate.isError ? <ErrorBanner error={rotate.error} testId="key-action-error" /> : null}
+        <p>{tpl(rotating ? m.keys.rotateBody : m.keys.revealBody, { name })}</p>
+        {needPassphrase ? <PassphraseField body={rotating ? m.keys.passphraseRotateBody : m.keys.passphraseBody} value={passphrase} onChange={setPassphrase} /> : null}
+        {showError ? <ErrorBanner error={step.error} testId="key-action-error" /> : null}
       </ConfirmDialog>
     );
   }

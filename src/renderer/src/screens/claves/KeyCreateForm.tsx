@@ -1,13 +1,19 @@
 // The form that creates an API key on the Claves screen; the new key's secret goes to the screen,
-// which shows it once.
+// which shows it once. On a passphrase vault, creating asks for the passphrase in a dialog first.
 import { useId, useState } from 'react';
 import type { ProductSlug, Scope } from '../../../../shared/api/common';
-import type { ApiKeyViewDto } from '../../../../shared/ipc/contract';
+import type { ApiKeyViewDto, ChannelInput } from '../../../../shared/ipc/contract';
 import { useCreateKey } from '../../api/hooks';
 import { tpl, useI18n } from '../../i18n';
 import { localYmd } from '../../lib/format';
 import { Card, ErrorBanner, Notice, Spinner } from '../../components/ui';
 import { IconPlus } from '../../components/Icons';
+import { ConfirmDialog } from '../../components/Dialog';
+import { asksForPassphrase } from '../../lib/errors';
+import { PassphraseField } from './PassphraseField';
+
+/** What the form sends, before any passphrase. */
+type CreateInput = Omit<ChannelInput<'keys.create'>, 'passphrase'>;
 
 const SCOPES: Scope[] = ['lookup', 'balance', 'history'];
 const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
@@ -45,27 +51,25 @@ export function KeyCreateForm({ atLimit, locked, limit, onCreated }: { atLimit: 
   const toggleScope = (scope: Scope, on: boolean) =>
     edit(setScopes, (list: Scope[]) => (on ? SCOPES.filter((s) => s === scope || list.includes(s)) : list.filter((s) => s !== scope)));
 
-  const submit = () => {
-    setTouched(true);
-    if (!valid || locked || create.isPending) return;
-    const ipWhitelist = ips
-      .split(/\r?\n/)
-      .map((l) => l.trim())
-      .filter(Boolean);
+  // On a passphrase vault the core asks for the passphrase before it creates a key (a new key is as
+  // good as a revealed one): the form's input waits here while a dialog asks for it.
+  const [confirming, setConfirming] = useState<CreateInput | null>(null);
+  const [passphrase, setPassphrase] = useState('');
+  const closeConfirmation = () => {
+    setConfirming(null);
+    setPassphrase('');
+    create.reset();
+  };
+
+  const send = (input: CreateInput, withPassphrase?: string) =>
     create.mutate(
-      {
-        name: name.trim() === '' ? undefined : name.trim(),
-        product,
-        scopes,
-        environment,
-        ipWhitelist,
-        // The picked day ends at midnight here, as the list shows it: its last instant in local time
-        // (a bare date would be taken as the end of that day in UTC, 21:00 in Buenos Aires).
-        expiresAt: expires === '' ? undefined : new Date(`${expires}T23:59:59.999`).toISOString(),
-        rateLimitPerSecond: rateNumber,
-      },
+      { ...input, passphrase: withPassphrase },
       {
         onSuccess: (result) => {
+          setConfirming(null);
+          setPassphrase('');
+          // The mutation keeps what it was sent, the passphrase with it: dropped once it served.
+          if (withPassphrase !== undefined) create.reset();
           onCreated(result.secret, result.key);
           setName('');
           setScopes([]);
@@ -74,8 +78,30 @@ export function KeyCreateForm({ atLimit, locked, limit, onCreated }: { atLimit: 
           setRate('');
           setTouched(false);
         },
+        onError: (err) => {
+          if (withPassphrase === undefined && asksForPassphrase(err)) setConfirming(input);
+        },
       },
     );
+
+  const submit = () => {
+    setTouched(true);
+    if (!valid || locked || create.isPending) return;
+    const ipWhitelist = ips
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean);
+    send({
+      name: name.trim() === '' ? undefined : name.trim(),
+      product,
+      scopes,
+      environment,
+      ipWhitelist,
+      // The picked day ends at midnight here, as the list shows it: its last instant in local time
+      // (a bare date would be taken as the end of that day in UTC, 21:00 in Buenos Aires).
+      expiresAt: expires === '' ? undefined : new Date(`${expires}T23:59:59.999`).toISOString(),
+      rateLimitPerSecond: rateNumber,
+    });
   };
 
   return (
@@ -198,8 +224,22 @@ export function KeyCreateForm({ atLimit, locked, limit, onCreated }: { atLimit: 
             </div>
           </div>
         </fieldset>
-        {create.isError ? <ErrorBanner error={create.error} testId="key-create-error" /> : null}
+        {create.isError && confirming === null ? <ErrorBanner error={create.error} testId="key-create-error" /> : null}
       </form>
+      {confirming ? (
+        <ConfirmDialog
+          title={m.keys.createConfirmTitle}
+          okLabel={m.keys.submit}
+          busy={create.isPending}
+          okDisabled={passphrase === ''}
+          onCancel={closeConfirmation}
+          onConfirm={() => send(confirming, passphrase)}
+        >
+          <p>{confirming.name ? tpl(m.keys.createConfirmBody, { name: confirming.name }) : m.keys.createConfirmUnnamed}</p>
+          <PassphraseField body={m.keys.passphraseCreateBody} value={passphrase} onChange={setPassphrase} />
+          {create.isError && create.variables?.passphrase !== undefined ? <ErrorBanner error={create.error} testId="key-action-error" /> : null}
+        </ConfirmDialog>
+      ) : null}
     </Card>
   );
 }
