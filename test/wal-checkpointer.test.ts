@@ -99,8 +99,13 @@ describe('background WAL checkpoints', () => {
     expect(checkpointerRunning(sqlite)).toBe(false);
     await queue.enqueue(() => insert.run(1000));
     expect(checkpointerRunning(sqlite)).toBe(true);
+    await checkpointNow(sqlite, 10_000); // answers once the worker has its connection open
     opened.close();
     expect(checkpointerRunning(sqlite)).toBe(false);
+    // No connection is left once close returns: the last one to close deletes the WAL, so had the
+    // worker's still been open (closing behind the caller's back), the -wal file would remain.
+    expect(existsSync(path.join(dir, 'titular.db-wal'))).toBe(false);
+    expect(existsSync(path.join(dir, 'titular.db-shm'))).toBe(false);
   });
 
   it('the worker, listened to for its reports, never keeps the process alive (it would stay 60 s here, until its idle exit)', { timeout: 60_000 }, () => {

@@ -58,17 +58,31 @@ const CATCH_UP_PASSES = 3;
 /** The worker leaves after this long without new WAL frames; the next burst of writes restarts it. */
 const IDLE_EXIT_MS = 10_000;
 
-// CommonJS, evaluated in the worker. Messages: 'stop' in; 'idle' or an error message out.
+/** How long stopping waits for the worker to close its connection (it answers within a checkpoint). */
+const STOP_WAIT_MS = 5_000;
+
+// CommonJS, evaluated in the worker. Messages: 'stop' in; 'idle' or an error message out. Once its
+// connection is closed (or could not open) it sets `closed` to 1, which stopCheckpointer waits for.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true });
-db.pragma('synchronous = ' + workerData.synchronous);
+const closed = new Int32Array(workerData.closed);
+const markClosed = () => { Atomics.store(closed, 0, 1); Atomics.notify(closed, 0); };
+let db;
+try {
+  const Database = require(workerData.driver);
+  db = new Database(workerData.file, { fileMustExist: true });
+  db.pragma('synchronous = ' + workerData.synchronous);
+} catch (error) {
+  try { db && db.close(); } catch {}
+  markClosed();
+  throw error;
+}
 let lastFrames = -1;
 let idleSince = Date.now();
 const finish = (message) => {
   clearInterval(timer);
   try { db.close(); } catch {}
+  markClosed();
   if (message) parentPort.postMessage(message);
   parentPort.close();
 };
@@ -106,6 +120,8 @@ parentPort.on('message', (message) => {
 
 interface Running {
   worker: Worker;
+  /** 0 while the worker's connection may be open, 1 once it is closed (shared with the worker). */
+  closed: Int32Array;
   /** Callers of checkpointNow() waiting for the worker's answer. */
   waiting: ((result: CheckpointResult | null) => void)[];
 }
@@ -137,10 +153,12 @@ export function ensureCheckpointer(sqlite: Database.Database, options: Checkpoin
   const driver = driverPath();
   if (!driver) return false;
   let worker: Worker;
+  const closed = new SharedArrayBuffer(4);
   try {
     worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
+        closed,
         driver,
         file: sqlite.name,
         synchronous: sqlite.pragma('synchronous', { simple: true }) === 2 ? 'FULL' : 'NORMAL',
@@ -153,7 +171,7 @@ export function ensureCheckpointer(sqlite: Database.Database, options: Checkpoin
   } catch {
     return false;
   }
-  const entry: Running = { worker, waiting: [] };
+  const entry: Running = { worker, closed: new Int32Array(closed), waiting: [] };
   running.set(sqlite, entry);
   sqlite.pragma(`wal_autocheckpoint = ${SAFETY_AUTOCHECKPOINT}`);
   worker.on('message', (message: { type?: string } & Partial<CheckpointResult>) => {
@@ -174,13 +192,22 @@ export function ensureCheckpointer(sqlite: Database.Database, options: Checkpoin
   return true;
 }
 
-/** Stops the worker of this connection, if any (before the connection closes). */
+/**
+ * Stops the worker of this connection, if any (before the connection closes), and returns once the
+ * worker's connection is closed. Closing a database must leave no connection to it: the last one to
+ * close copies the WAL in and deletes the -wal and -shm files, and a worker still closing behind the
+ * caller's back would do that after the caller had moved on (a restore moving the files, a test
+ * removing the folder: the worker's files appeared in it while it was being removed, ENOTEMPTY in CI).
+ * The worker answers between two checkpoints, so this blocks for milliseconds at most; the bound is
+ * a safety stop.
+ */
 export function stopCheckpointer(sqlite: Database.Database): void {
   const entry = running.get(sqlite);
   if (!entry) return;
   running.delete(sqlite);
   answer(entry, null);
   entry.worker.postMessage('stop');
+  Atomics.wait(entry.closed, 0, 0, STOP_WAIT_MS);
   if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT}`);
 }
 
