@@ -3,8 +3,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import freshness from '../bin/build-freshness.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+const { upToDateBuild } = freshness;
 const BUILT = path.join(ROOT, 'out/main/serve.js');
 
 /** Newest mtime under `dir` (files only). */
@@ -19,7 +21,12 @@ function newestMtime(dir) {
 
 /** Builds out/ unless it is up to date (or `trustExisting` and it exists at all). */
 export function ensureBuilt({ trustExisting = false } = {}) {
-  if (existsSync(BUILT) && (trustExisting || statSync(BUILT).mtimeMs >= Math.max(newestMtime(path.join(ROOT, 'src')), newestMtime(path.join(ROOT, 'drizzle'))))) return;
+  const current = () =>
+    statSync(BUILT).mtimeMs >= Math.max(newestMtime(path.join(ROOT, 'src')), newestMtime(path.join(ROOT, 'drizzle'))) &&
+    // What the `titular` command checks too (package.json among them): it runs the sources otherwise.
+    upToDateBuild(ROOT, 'serve') !== null &&
+    upToDateBuild(ROOT, 'cli') !== null;
+  if (existsSync(BUILT) && (trustExisting || current())) return;
   process.stdout.write('building out/ (electron-vite build)...\n');
   execFileSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 }

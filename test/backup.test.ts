@@ -34,7 +34,7 @@ function folder(name: string): string {
   return dir;
 }
 
-const backup = (dest: string, ...extra: string[]) => runCli(['backup', dest, '--data-dir', f.dataDir, ...extra], { source: true, timeoutMs: 40_000 });
+const backup = (dest: string, ...extra: string[]) => runCli(['backup', dest, '--data-dir', f.dataDir, ...extra], { timeoutMs: 40_000 });
 const count = (file: string, sql: string) => {
   const db = new Database(file, { readonly: true });
   try {
@@ -141,7 +141,7 @@ describe('titular backup', () => {
     expect(operator.code).toBe(1);
     expect(existsSync(byOperator)).toBe(false);
 
-    const missing = await runCli(['backup', '--data-dir', f.dataDir], { source: true });
+    const missing = await runCli(['backup', '--data-dir', f.dataDir]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('Missing FOLDER');
   }, TIMEOUT_MS);
@@ -217,7 +217,7 @@ describe('titular backup', () => {
 describe('titular backup of vaults it cannot unlock', () => {
   const PASSPHRASE = 'mate amargo a las nueve';
   const init = async (dataDir: string, env: Record<string, string> = {}) => {
-    const run = await runCli(['init', '--org', 'Acme', '--admin-name', 'Ada', '--admin-email', 'ada@acme.test', '--data-dir', dataDir], { source: true, env });
+    const run = await runCli(['init', '--org', 'Acme', '--admin-name', 'Ada', '--admin-email', 'ada@acme.test', '--data-dir', dataDir], { env });
     expect(run.code, run.stderr).toBe(0);
   };
 
@@ -225,7 +225,7 @@ describe('titular backup of vaults it cannot unlock', () => {
     const source = folder('passphrase-source');
     await init(source, { TITULAR_PASSPHRASE: PASSPHRASE });
     const dest = folder('passphrase-copy');
-    const run = await runCli(['backup', dest, '--data-dir', source, '--json'], { source: true });
+    const run = await runCli(['backup', dest, '--data-dir', source, '--json']);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ protection: 'passphrase', files: [{ name: 'titular.db' }] });
     const copy = openTitular({ dataDir: dest, keyProvider: headlessKeyProvider(dest, { TITULAR_PASSPHRASE: PASSPHRASE }) });
@@ -244,7 +244,7 @@ describe('titular backup of vaults it cannot unlock', () => {
     db.prepare("UPDATE vault_meta SET provider = 'os'").run();
     db.close();
     const dest = folder('keychain-copy');
-    const run = await runCli(['backup', dest, '--data-dir', source], { source: true });
+    const run = await runCli(['backup', dest, '--data-dir', source]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("sealed by this computer's keychain");
     expect(readdirSync(dest)).toEqual(['titular.db']);

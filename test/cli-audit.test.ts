@@ -24,7 +24,7 @@ describe('titular audit', () => {
   let secret = '';
   let keyId = '';
   const env = { TITULAR_PASSPHRASE: PASSPHRASE, TZ };
-  const cli = (args: string[], withEnv: Record<string, string> = env) => runCli([...args, '--data-dir', dataDir], { source: true, env: withEnv, timeoutMs: 60_000 });
+  const cli = (args: string[], withEnv: Record<string, string> = env) => runCli([...args, '--data-dir', dataDir], { env: withEnv, timeoutMs: 60_000 });
   const ok = async (args: string[], withEnv: Record<string, string> = env) => {
     const run = await cli(args, withEnv);
     expect(run.code, `titular ${args.join(' ')}\n${run.stdout}${run.stderr}`).toBe(0);
@@ -130,9 +130,9 @@ describe('titular audit', () => {
   }, TIMEOUT_MS);
 
   it('is in the help', async () => {
-    const help = await runCli(['--help'], { source: true });
+    const help = await runCli(['--help']);
     expect(help.stdout).toMatch(/^ {2}audit +Show the audit log/m);
-    const command = await runCli(['help', 'audit'], { source: true });
+    const command = await runCli(['help', 'audit']);
     expect(command.stdout).toContain('Usage: titular audit [--limit N] [--type api_key|user|credits|settings|data|vault|directory]');
   }, TIMEOUT_MS);
 });

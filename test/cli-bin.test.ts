@@ -4,7 +4,7 @@
 // what it runs. Checked on a copy of the wrapper in a project of its own, whose "build" and "sources"
 // say which of them ran.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ const TIMEOUT_MS = 60_000;
 
 function titular(project: string, args: string[]) {
   const run = spawnSync(process.execPath, [path.join(project, 'bin', 'titular.js'), ...args], { cwd: os.tmpdir(), encoding: 'utf8', timeout: 30_000 });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr, pid: run.pid };
 }
 
 describe('bin/titular.js', () => {
@@ -27,7 +27,7 @@ describe('bin/titular.js', () => {
   beforeAll(() => {
     project = mkdtempSync(path.join(os.tmpdir(), 'titular-bin-'));
     mkdirSync(path.join(project, 'bin'));
-    copyFileSync(path.join(ROOT, 'bin', 'titular.js'), path.join(project, 'bin', 'titular.js'));
+    for (const file of ['titular.js', 'build-freshness.js']) copyFileSync(path.join(ROOT, 'bin', file), path.join(project, 'bin', file));
     writeFileSync(path.join(project, 'package.json'), '{ "name": "titular-bin-test", "private": true }\n');
     mkdirSync(path.join(project, 'out', 'main'), { recursive: true });
     writeFileSync(path.join(project, 'out', 'main', 'cli.js'), "console.log('build', JSON.stringify(process.argv.slice(2)));\nprocess.exitCode = 5;\n");
@@ -58,6 +58,20 @@ describe('bin/titular.js', () => {
     at('out/main/cli.js', T0 + 10);
     const run = titular(project, ['keys', 'list', '--data-dir', 'a b']);
     expect(run).toMatchObject({ code: 5, stdout: 'build ["keys","list","--data-dir","a b"]\n', stderr: '' });
+  }, TIMEOUT_MS);
+
+  it('runs the build in its own process (no second Node), with the command line `node out/main/cli.js …` would have', () => {
+    const script = path.join(project, 'out', 'main', 'cli.js');
+    const build = readFileSync(script, 'utf8');
+    try {
+      writeFileSync(script, 'console.log(JSON.stringify({ pid: process.pid, argv: process.argv.slice(1) }));\n');
+      at('out/main/cli.js', T0 + 10);
+      const run = titular(project, ['keys', 'list']);
+      expect(JSON.parse(run.stdout)).toEqual({ pid: run.pid, argv: [script, 'keys', 'list'] });
+    } finally {
+      writeFileSync(script, build);
+      at('out/main/cli.js', T0 + 10);
+    }
   }, TIMEOUT_MS);
 
   it('runs the sources through tsx once a source is newer than the build (a git pull without a rebuild)', () => {

@@ -16,8 +16,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MIGRATIONS = path.join(ROOT, 'drizzle');
 const TEST_TIMEOUT_MS = 60_000;
 
-/** The CLI from its TypeScript source. */
-const cli = (args: string[]) => runCli(args, { source: true });
+const cli = (args: string[]) => runCli(args);
 
 /** Opens the data directory in this process between CLI runs. */
 async function withCore<T>(dataDir: string, fn: (t: Titular) => T | Promise<T>): Promise<T> {

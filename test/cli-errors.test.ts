@@ -12,7 +12,7 @@ import { COMMANDS } from '../src/main/headless/cli/commands';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TIMEOUT_MS = 120_000;
 
-const cli = (args: string[], env?: Record<string, string>) => runCli(args, { source: true, env, timeoutMs: 60_000 });
+const cli = (args: string[], env?: Record<string, string>) => runCli(args, { env, timeoutMs: 60_000 });
 
 async function ok(args: string[], env?: Record<string, string>): Promise<string> {
   const run = await cli(args, env);

@@ -22,8 +22,7 @@ const SIX_AT_ONCE_MS = 90_000;
 
 type Run = CliRun;
 
-/** The CLI from its TypeScript source. */
-const cli = (args: string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}) => runCli(args, { ...options, source: true });
+const cli = (args: string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}) => runCli(args, options);
 
 function json<T = any>(run: Run): T {
   return JSON.parse(run.stdout) as T;

@@ -20,7 +20,7 @@ let folders = 0;
 /** A path in this test's scratch folder, not created. */
 const place = (name: string) => path.join(work, `${++folders}-${name}`);
 
-const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { source: true, timeoutMs: 40_000, env });
+const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { timeoutMs: 40_000, env });
 async function ok(args: string[], env: Record<string, string> = {}): Promise<string> {
   const run = await cli(args, env);
   expect(run.code, `titular ${args.join(' ')}\n${run.stderr}`).toBe(0);

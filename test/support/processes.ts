@@ -1,15 +1,20 @@
-// Starting Titular's headless entries as real processes: the built bundle when `npm test` has built
-// it (what ships), else the TypeScript source through tsx.
+// Starting Titular's headless entries as real processes: the built bundle when it is up to date with
+// the sources (`npm test` builds it first: what ships, and a third of tsx's start time), else the
+// TypeScript source through tsx, as the `titular` command does (bin/build-freshness.js), so that a
+// test run after an edit without a build tests the edit.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
+const { upToDateBuild } = createRequire(__filename)('../../bin/build-freshness.js') as {
+  upToDateBuild: (root: string, entry: string) => string | null;
+};
 
-/** `source`: the TypeScript source even where the bundle is built. */
-export function entryCommand(entry: 'serve' | 'cli', options: { source?: boolean } = {}): string[] {
-  const built = path.join(ROOT, 'out/main', `${entry}.js`);
-  if (!options.source && existsSync(built) && process.env.TITULAR_TEST_SOURCE !== '1') return [built];
+/** TITULAR_TEST_SOURCE=1: the TypeScript source even where an up-to-date bundle is built. */
+export function entryCommand(entry: 'serve' | 'cli'): string[] {
+  const built = process.env.TITULAR_TEST_SOURCE === '1' ? null : upToDateBuild(ROOT, entry);
+  if (built) return [built];
   // `--import tsx` runs in this one process (the tsx CLI would wrap it and not relay SIGTERM gracefully).
   return ['--import', 'tsx', path.join(ROOT, 'src/main/headless', `${entry}.ts`)];
 }
@@ -75,8 +80,6 @@ export interface CliOptions {
   input?: string;
   /** Killed after this long (default 20 s). */
   timeoutMs?: number;
-  /** Runs the TypeScript source even where the bundle is built. */
-  source?: boolean;
   /** Sees stderr so far as it arrives (to signal the process mid-run). */
   onStderr?: (text: string, child: ChildProcess) => void;
   /** Sees the process as soon as it is spawned (to signal it after a while). */
@@ -92,7 +95,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun
   delete env.TITULAR_DEBUG;
   Object.assign(env, options.env);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...entryCommand('cli', { source: options.source }), ...args], {
+    const child = spawn(process.execPath, [...entryCommand('cli'), ...args], {
       cwd: ROOT,
       env,
       timeout: options.timeoutMs ?? 20_000,
