@@ -1,17 +1,19 @@
 // Start time of the `titular` command and of the server: `node bench/cli-start.mjs` (or
 // `npm run bench:start`). Each command is run as a process, again and again, in rounds that take
 // every command once (so that they share the machine's moments); the report gives each one's median
-// wall time and resident memory, beside two baselines measured in the same rounds: bare Node
+// wall time (and the server's resident memory once it listens), beside baselines measured in the same
+// rounds: bare Node
 // (`node -e ""`, the floor no command can go under) and the same build with its JavaScript
 // dependencies loaded from node_modules instead of bundled in (electron.vite.config.ts; built here
-// into .bench-out/ with TITULAR_BUILD_EXTERNAL_DEPS=1). Writes bench/results/cli-start.json.
+// into .bench-out/ with TITULAR_BUILD_EXTERNAL_DEPS=1), and for the `titular` command, the build run
+// in a second Node process as it was until 2026-11-24. Writes bench/results/cli-start.json.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureBuilt } from './build.mjs';
-import { ROOT } from './processes.mjs';
+import { cliIn, ROOT } from './processes.mjs';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '15' } } });
 const rounds = Math.min(Math.max(Number(values.rounds) || 15, 3), 50);
@@ -28,7 +30,7 @@ execFileSync('npx', ['electron-vite', 'build', '--outDir', UNBUNDLED], {
 const work = mkdtempSync(path.join(os.tmpdir(), 'titular-bench-start-'));
 const dataDir = path.join(work, 'data');
 const env = { ...process.env, TITULAR_PASSPHRASE: '', TITULAR_PASSPHRASE_FILE: '', TITULAR_DATA_DIR: dataDir };
-const cli = (...args) => execFileSync(process.execPath, [path.join(ROOT, 'out/main/cli.js'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
+const cli = cliIn(dataDir);
 cli('init', '--org', 'Bench', '--admin-name', 'Ada', '--admin-email', 'ada@bench.test');
 cli('keys', 'create', '--product', 'cbu', '--scopes', 'lookup,balance,history', '--name', 'bench');
 cli('credits', 'add', '--product', 'cbu', '--amount', '100');
