@@ -315,7 +315,7 @@ function toEntry(row: Row): KeyedHistoryEntry {
     inputType: row.input_type,
     status: row.status,
     source: row.source,
-    // A row whose stored answer is not readable JSON is still listed, marked (stored-answer.ts).
+    // A row whose stored answer is not readable JSON is still listed, marked (db/stored-json.ts).
     responseData: storedObject(row.response_data),
     upstreamLatencyMs: row.upstream_latency_ms,
     creditConsumed: row.credit_consumed,

@@ -133,8 +133,9 @@ export class ApiKeys {
    * for the passphrase, so that a mistyped address is not found only after the passphrase was typed.
    */
   checkCreate(input: CreateKeyInput): void {
-    this.#validated(input, Date.now());
-    this.#refuseOverLimit(input.orgId, Date.now());
+    const now = Date.now();
+    this.#validated(input, now);
+    this.#refuseOverLimit(input.orgId, now);
   }
 
   create(input: CreateKeyInput): { key: ApiKeyView; secret: string } {
@@ -254,7 +255,6 @@ export class ApiKeys {
     return secret;
   }
 
-  /** Gives the key a new secret; the old one fails from the very next request. */
   /**
    * The key `rotate` would rotate (404 for none, a refusal for a revoked one), checked without writing:
    * the desktop runs it before it asks for the passphrase; `rotate` checks again in its transaction.
@@ -268,6 +268,7 @@ export class ApiKeys {
     if (row.revokedAt !== null) throw stateRefusal('A revoked key cannot be rotated');
   }
 
+  /** Gives the key a new secret; the old one fails from the very next request. */
   rotate(orgId: string, id: string, actorUserId: string | null): { key: ApiKeyView; secret: string } {
     this.#byHashCache.clear();
     return this.db.transaction(() => {

@@ -35,7 +35,7 @@ function useDebounced<T>(value: T, ms: number): T {
   return debounced;
 }
 
-/** An entry whose stored answer cannot be read: the core lists it with `{ damaged: true }` in its place (history/stored-answer.ts). */
+/** An entry whose stored answer cannot be read: the core lists it with `{ damaged: true }` in its place (core/db/stored-json.ts). */
 function isDamaged(entry: HistoryEntry): boolean {
   return entry.responseData.damaged === true;
 }
