@@ -15,7 +15,7 @@ const prose = readme.replace(/^```[\s\S]*?^```/gm, '');
 function githubAnchors(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const repeats = new Map<string, number>();
-  for (const [, heading] of markdown.matchAll(/^#{1,6} (.+)$/gm)) {
+  for (const [, heading = ''] of markdown.matchAll(/^#{1,6} (.+)$/gm)) {
     const slug = heading
       .trim()
       .toLowerCase()
@@ -31,14 +31,14 @@ function githubAnchors(markdown: string): Set<string> {
 describe('README links', () => {
   it('every link to a section names a heading of the README', () => {
     const anchors = githubAnchors(prose);
-    const links = [...prose.matchAll(/\]\(#([^)\s]+)\)/g)].map(([, anchor]) => anchor);
+    const links = [...prose.matchAll(/\]\(#([^)\s]+)\)/g)].map(([, anchor = '']) => anchor);
     expect(links.length).toBeGreaterThan(20);
     expect(links.filter((anchor) => !anchors.has(anchor))).toEqual([]);
   });
 
   it('every link to a file of this repository names one that exists', () => {
     const targets = [...prose.matchAll(/\]\(([^)#\s]+)(?:#[^)\s]*)?\)/g)]
-      .map(([, target]) => target)
+      .map(([, target = '']) => target)
       .filter((target) => !/^[a-z]+:/i.test(target) && !target.startsWith('../'));
     expect(targets.length).toBeGreaterThan(0);
     expect(targets.filter((target) => !existsSync(path.join(root, target)))).toEqual([]);
