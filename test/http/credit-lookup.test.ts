@@ -119,10 +119,13 @@ describe('POST /api/v1/credit/lookup', () => {
     expect((await lookup({})).json().error.message).toBe('tax_id is required (CUIT/CUIL, 11 digits)');
   });
 
-  it('400 PA006 for a POST without any body (missing tax_id), charged', async () => {
-    const before = f.balance('informes');
-    const res = await charged(() => f.app.inject({ method: 'POST', url: '/api/v1/credit/lookup', headers: auth(key) }), 1);
-    expectError(res, 400, 'PA006', { creditsRemaining: before - 1 });
+  it('400 PA006 for a POST without any body (missing tax_id), charged, with or without Content-Type: application/json', async () => {
+    for (const headers of [auth(key), { ...auth(key), 'content-type': 'application/json' }]) {
+      const before = f.balance('informes');
+      const res = await charged(() => f.app.inject({ method: 'POST', url: '/api/v1/credit/lookup', headers }), 1);
+      expectError(res, 400, 'PA006', { creditsRemaining: before - 1 });
+      expect(res.json().error.message).toBe('tax_id is required (CUIT/CUIL, 11 digits)');
+    }
   });
 
   it('404 PA011: a valid CUIT without a report in the directory consumes a credit', async () => {

@@ -253,6 +253,25 @@ describe('POST /api/v1/lookup', () => {
     expect(f.balance('cbu')).toBe(before);
   });
 
+  it('400 PA006 for an empty body, with or without Content-Type: application/json (charged once each, as the GET without parameters)', async () => {
+    const get = await f.app.inject({ url: '/api/v1/lookup', headers: auth(key) });
+    const answers = [];
+    for (const headers of [auth(key), { ...auth(key), 'content-type': 'application/json' }, { ...auth(key), 'content-type': 'application/json; charset=utf-8' }]) {
+      const before = f.balance('cbu');
+      const res = await f.app.inject({ method: 'POST', url: '/api/v1/lookup', headers, payload: '' });
+      expect(res.statusCode, JSON.stringify(headers)).toBe(400);
+      expect(res.json()).toMatchObject({ error: { code: 'PA006' }, credits_remaining: before - 1 });
+      answers.push(res.json().error.message);
+    }
+    expect(new Set(answers)).toEqual(new Set([get.json().error.message]));
+    // Whitespace is a body, and not JSON: malformed, not charged.
+    const before = f.balance('cbu');
+    const blank = await f.app.inject({ method: 'POST', url: '/api/v1/lookup', headers: { ...auth(key), 'content-type': 'application/json' }, payload: ' \n' });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().error.code).toBe('INVALID_PARAMETER');
+    expect(f.balance('cbu')).toBe(before);
+  });
+
   it('401 comes before a malformed body', async () => {
     const res = await f.app.inject({ method: 'POST', url: '/api/v1/lookup', headers: { 'content-type': 'application/json' }, payload: '{oops' });
     expect(res.statusCode).toBe(401);

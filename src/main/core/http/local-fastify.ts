@@ -47,5 +47,25 @@ export function localFastify(options: LocalFastifyOptions = {}): FastifyInstance
   continueOnRead(app.server);
   // The API speaks JSON only: a text/plain body is answered 415 instead of being parsed as a string.
   app.removeContentTypeParser('text/plain');
+  acceptEmptyJsonBody(app);
   return app;
+}
+
+/**
+ * An empty body is no body, whatever its Content-Type says. Fastify refuses an empty body declared
+ * `application/json` (400) while it lets one without the header through as no body, so the same
+ * empty POST lookup was a malformed request (not charged) or a lookup with its fields missing
+ * (PA006, charged, as the GET without parameters) depending on one header. Now it is the latter
+ * either way. A body that is there is parsed by Fastify's own parser, which refuses `__proto__` and
+ * `constructor.prototype` keys.
+ */
+function acceptEmptyJsonBody(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // `parseAs: 'string'` hands over a string; the type also admits a Buffer.
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') done(null, undefined);
+    else parseJson(request, text, done);
+  });
 }

@@ -181,8 +181,6 @@ function publicMessage(error: FastifyError, bodyLimit: number | undefined): stri
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       // Fastify's parser refuses prototype-poisoning keys with the same error, and gives no cause.
       return 'The request body is not valid JSON, or holds a __proto__ or constructor.prototype key (refused)';
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return 'The request body is empty; send a JSON object';
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return bodyLimit ? `The request body is too large: at most ${Math.round(bodyLimit / 1024)} KiB` : 'The request body is too large';
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

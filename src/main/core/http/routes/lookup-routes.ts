@@ -87,7 +87,8 @@ function confirmer(request: FastifyRequest): (() => void) | undefined {
  * Thrown, so that the error handler answers it like every error: after the key is confirmed.
  */
 function objectBody(request: FastifyRequest): Record<string, unknown> {
-  // No body at all is a lookup with missing fields (PA006); `null`, arrays and scalars are malformed.
+  // No body at all (or an empty one, local-fastify.ts) is a lookup with missing fields (PA006), as the
+  // GET without parameters; `null`, arrays and scalars are malformed.
   const body = request.body === undefined ? {} : request.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidParameter('The request body must be a JSON object');
   return body as Record<string, unknown>;
