@@ -296,6 +296,38 @@ test('a lookup sent to the remote API while the vault is locked says an administ
   }
 });
 
+test('a lookup sent to a remote API without its key says an administrator must set it up, not "try again"', async ({ page }) => {
+  await page.goto(server!.url);
+  await expect(page.getByTestId('session-user')).toBeVisible();
+  const call = (channel: string, body: unknown) =>
+    page.evaluate(
+      async ([name, payload]) => {
+        const token = window.sessionStorage.getItem('titular.session');
+        const response = await fetch(`/bridge/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Session ${token}` }, body: JSON.stringify(payload) });
+        return response.status;
+      },
+      [channel, body] as const,
+    );
+  // The key stored above is taken away (so nothing is sent to the example API), then put back.
+  expect(await call('settings.setUpstreamKey', { key: '' })).toBe(200);
+  expect(await call('settings.update', { resolvers: { cbu: 'remote' } })).toBe(200);
+  try {
+    await page.reload();
+    await page.getByTestId('lookup-input').fill('0110001300000012345674');
+    await page.getByTestId('lookup-submit').click();
+    const error = page.getByTestId('lookup-error');
+    await expect(error).toHaveAttribute('data-error-code', 'GE500');
+    await expect(error).toContainText('Las consultas van a una API remota que no está configurada (falta su dirección o su clave): avisale a un administrador, que la configura en Ajustes. No se descontó crédito.');
+    await expect(error).not.toContainText('Probá de nuevo');
+    await page.getByTestId('lang-switch').click();
+    await expect(error).toContainText('Lookups go to a remote API that is not set up (its address or its key is missing): tell an administrator, who sets it in Settings.');
+    await page.getByTestId('lang-switch').click();
+  } finally {
+    expect(await call('settings.update', { resolvers: { cbu: 'directory' } })).toBe(200);
+    expect(await call('settings.setUpstreamKey', { key: 'sk_live_RemotaRemotaRemotaRemota0123456' })).toBe(200);
+  }
+});
+
 test('a vault protected by a keychain this server cannot use: the screen says so and asks for no passphrase', async ({ page }) => {
   // A directory set up with a key file, then marked as the desktop's keychain vault (what the browser
   // mode finds when it opens a directory the desktop app set up on a computer with a keychain).

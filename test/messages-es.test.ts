@@ -15,7 +15,7 @@ import { databaseBusyError } from '../src/main/core/db/database-busy';
 import { durabilityLostMessage } from '../src/main/core/titular';
 import { parseBulkInput } from '../src/main/core/bulk/bulk-input';
 import { failed, found } from '../src/main/core/lookup/lookup-record';
-import { UpstreamError } from '../src/main/core/resolvers/resolver';
+import { REMOTE_NOT_SET_UP, UpstreamError } from '../src/main/core/resolvers/resolver';
 import { DamagedRecordError } from '../src/main/core/db/stored-json';
 import { DAMAGED_ACCOUNT_MESSAGE } from '../src/main/core/directory/directory';
 import { DAMAGED_REPORT_MESSAGE } from '../src/main/core/directory/credit-reports';
@@ -115,6 +115,7 @@ describe('the core\'s messages, in Spanish', () => {
       found('informes', { found: false }, started),
       failed(new UpstreamError('down', 30), started, 'cbu'),
       failed(new UpstreamError('down', 30), started, 'informes'),
+      failed(new UpstreamError('no key', 60, REMOTE_NOT_SET_UP), started, 'cbu'),
       failed(new Error('boom'), started, 'cbu'),
       failed(new DamagedRecordError(DAMAGED_ACCOUNT_MESSAGE, 'id'), started, 'cbu'),
       failed(new DamagedRecordError(DAMAGED_REPORT_MESSAGE, 'id'), started, 'informes'),
@@ -125,6 +126,7 @@ describe('the core\'s messages, in Spanish', () => {
       'No encontramos un informe para ese CUIT/CUIL.',
       'El servicio de datos no está disponible; probá de nuevo en unos minutos.',
       'El servicio de datos no está disponible; probá de nuevo en unos minutos.',
+      'Las consultas van a una API remota que no está configurada (falta su dirección o su clave): un administrador la configura en Ajustes o con `titular remote set`.',
       'Error interno.',
       'El registro de esta cuenta en el directorio no se puede leer (está dañado en la base de datos de Titular): importá el directorio de nuevo. No se cobró la consulta.',
       'El informe guardado de este CUIT/CUIL no se puede leer (está dañado en la base de datos de Titular): importá los informes de nuevo. No se cobró la consulta.',

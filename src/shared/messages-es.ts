@@ -96,6 +96,8 @@ const RULES: readonly Rule[] = [
   [/^No account was found for this identifier$/, () => 'No encontramos ninguna cuenta para ese identificador.'],
   [/^No credit report was found for this CUIT\/CUIL$/, () => 'No encontramos un informe para ese CUIT/CUIL.'],
   [/^The (account data|credit report) source is unavailable: Titular's key vault is locked/, () => 'Las consultas a la API remota esperan a que un administrador desbloquee la bóveda de claves.'],
+  [/^The (account data|credit report) source is unavailable: the remote API Titular is set to use is not set up/, () =>
+    'Las consultas van a una API remota que no está configurada (falta su dirección o su clave): un administrador la configura en Ajustes o con `titular remote set`.'],
   [/^The (account data|credit report) source is unavailable/, () => 'El servicio de datos no está disponible; probá de nuevo en unos minutos.'],
   [/^Internal error$/, () => 'Error interno.'],
   // A record a lookup answers from, damaged in the database (src/main/core/directory, stored-json.ts)

@@ -344,21 +344,31 @@ describe('upstream refusals that another attempt cannot fix', () => {
 });
 
 describe('configuration read at call time', () => {
-  it('no upstream key, no base URL, or a plain-http non-local URL: 503 GE500 without any upstream traffic', async () => {
+  it('no upstream key, no base URL, or a plain-http non-local URL: 503 GE500 without any upstream traffic, saying an admin must set it up', async () => {
+    // Not "try again shortly": no wait fixes it. Which one is missing is for the admin (Ajustes' last error).
+    const reason =
+      'The account data source is unavailable: the remote API Titular is set to use is not set up (its address or its upstream key is missing); an administrator can set it in Ajustes or with `titular remote set`';
     f.titular.secrets.delete('remote.upstreamKey');
     let before = f.balance('cbu');
-    expectUpstreamDown(await lookupCbu(DIR.missing.cbu), 'cbu', before);
+    let res = await lookupCbu(DIR.missing.cbu);
+    expectUpstreamDown(res, 'cbu', before);
+    expect(res.json().error.message).toBe(reason);
+    expect(latest('cbu')).toMatchObject({ responseData: { error: { message: reason } } });
     expect(f.titular.remote.status()).toMatchObject({ keySet: false, lastError: { kind: 'not-configured' } });
 
     f.configureRemote();
     f.titular.settings.set('remote.baseUrl', null);
     before = f.balance('cbu');
-    expectUpstreamDown(await lookupCbu(DIR.missing.cbu), 'cbu', before);
+    res = await lookupCbu(DIR.missing.cbu);
+    expectUpstreamDown(res, 'cbu', before);
+    expect(res.json().error.message).toBe(reason);
     expect(f.titular.remote.status().lastError?.message).toMatch(/base URL/);
 
     // The key is never sent in clear to another machine (nothing listens there; nothing is sent).
     f.titular.settings.set('remote.baseUrl', 'http://upstream.invalid');
-    expectUpstreamDown(await lookupCbu(DIR.missing.cbu), 'cbu', before);
+    res = await lookupCbu(DIR.missing.cbu);
+    expectUpstreamDown(res, 'cbu', before);
+    expect(res.json().error.message).toBe(reason);
     expect(f.titular.remote.status().lastError?.message).toMatch(/https/);
     expect(f.upstream.takeHits()).toHaveLength(0);
   });

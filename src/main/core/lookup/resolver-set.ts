@@ -5,7 +5,7 @@
 // read (`speculative`), and then confirms its choice before it resolves (lookup-service.ts).
 import type { KeyEnvironment } from '../keys/secrets';
 import type { Settings } from '../settings/settings';
-import { UpstreamError, type AccountResolver, type CreditReportResolver } from '../resolvers/resolver';
+import { REMOTE_NOT_SET_UP, UpstreamError, type AccountResolver, type CreditReportResolver } from '../resolvers/resolver';
 
 export interface ResolverSet {
   /** `speculative`: on the setting as last read, without checking that no other process changed it. */
@@ -37,6 +37,6 @@ export function resolverSet(resolvers: {
 /** A `remote` setting without a remote resolver: the source cannot answer (503 GE500, no credit). */
 const unconfiguredRemote: AccountResolver & CreditReportResolver = {
   name: 'remote',
-  resolveAccount: () => Promise.reject(new UpstreamError('the remote resolver is not configured', 60)),
-  resolveCreditReport: () => Promise.reject(new UpstreamError('the remote resolver is not configured', 60)),
+  resolveAccount: () => Promise.reject(new UpstreamError('the remote resolver is not configured', 60, REMOTE_NOT_SET_UP)),
+  resolveCreditReport: () => Promise.reject(new UpstreamError('the remote resolver is not configured', 60, REMOTE_NOT_SET_UP)),
 };

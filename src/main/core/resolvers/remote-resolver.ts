@@ -22,7 +22,7 @@ import { balanceResponseSchema, type BalanceEntry } from '../../../shared/api/ba
 import { CircuitBreaker, type BreakerStatus } from './circuit-breaker';
 import { normalizeBaseUrl, remoteBaseUrlProblem } from './remote-config';
 import { sendAttempt, type AttemptOutcome, type UpstreamFailure, type UpstreamFailureKind } from './remote-http';
-import { UpstreamError, type AccountQuery, type AccountResolver, type CreditReportResolver, type Resolution } from './resolver';
+import { REMOTE_NOT_SET_UP, UpstreamError, type AccountQuery, type AccountResolver, type CreditReportResolver, type Resolution } from './resolver';
 
 export interface RemoteResolverOptions {
   /** Attempts per lookup, the first included. */
@@ -261,9 +261,9 @@ export class RemoteResolver implements AccountResolver, CreditReportResolver {
   /** Base URL, timeout and key for this call; throws UpstreamError when one is missing or unreadable. */
   #config(): CallConfig {
     const rawUrl = this.deps.settings.get('remote.baseUrl');
-    if (!rawUrl) throw this.#configurationError('not-configured', 'no remote base URL is configured (titular remote set --url URL)');
+    if (!rawUrl) throw this.#configurationError('not-configured', 'no remote base URL is configured (titular remote set --url URL)', REMOTE_NOT_SET_UP);
     const problem = remoteBaseUrlProblem(rawUrl);
-    if (problem) throw this.#configurationError('not-configured', problem);
+    if (problem) throw this.#configurationError('not-configured', problem, REMOTE_NOT_SET_UP);
     let key: string | null;
     try {
       key = this.deps.secrets.get('remote.upstreamKey');
@@ -275,7 +275,7 @@ export class RemoteResolver implements AccountResolver, CreditReportResolver {
         "Titular's key vault is locked; lookups through the remote API resume once an administrator unlocks it",
       );
     }
-    if (!key) throw this.#configurationError('not-configured', 'no upstream key is set (titular remote set-key)');
+    if (!key) throw this.#configurationError('not-configured', 'no upstream key is set (titular remote set-key)', REMOTE_NOT_SET_UP);
     return { baseUrl: normalizeBaseUrl(rawUrl), timeoutMs: this.deps.settings.get('remote.timeoutMs'), key };
   }
 

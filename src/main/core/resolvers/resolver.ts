@@ -29,6 +29,14 @@ export interface CreditReportResolver {
   resolveCreditReportNow?(query: { orgId: string; taxId: string }): Resolution<CreditReport>;
 }
 
+/**
+ * The public reason when lookups are set to go to the remote API and its address or upstream key is
+ * missing (or refused): no wait fixes that, an administrator does, so the answer says so instead of
+ * "try again shortly". The details (which one, why a URL is refused) stay in Ajustes' last error.
+ */
+export const REMOTE_NOT_SET_UP =
+  'the remote API Titular is set to use is not set up (its address or its upstream key is missing); an administrator can set it in Ajustes or with `titular remote set`';
+
 /** The upstream could not answer: HTTP 503 GE500 with Retry-After, and no credit taken. */
 export class UpstreamError extends Error {
   override name = 'UpstreamError';

@@ -89,6 +89,7 @@ export const en: Messages = {
     UNKNOWN: 'An unexpected error occurred.',
     vaultLocked: 'The key vault is locked: unlock it to manage keys.',
     remoteVaultLocked: 'Lookups through the remote API wait for an administrator to unlock the key vault. No credit was used.',
+    remoteNotSetUp: 'Lookups go to a remote API that is not set up (its address or its key is missing): tell an administrator, who sets it in Settings. No credit was used.',
     diskFull: "The disk holding Titular's data is full. What failed was not recorded or charged: free some space and try again.",
     wrongPassphrase: 'The passphrase is not correct.',
     passphraseRequired: 'Enter the vault passphrase.',

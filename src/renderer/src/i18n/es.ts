@@ -92,6 +92,7 @@ export const es = {
     UNKNOWN: 'Ocurrió un error inesperado.',
     vaultLocked: 'La bóveda de claves está bloqueada: desbloqueala para gestionar claves.',
     remoteVaultLocked: 'Las consultas a la API remota esperan a que un administrador desbloquee la bóveda de claves. No se descontó crédito.',
+    remoteNotSetUp: 'Las consultas van a una API remota que no está configurada (falta su dirección o su clave): avisale a un administrador, que la configura en Ajustes. No se descontó crédito.',
     diskFull: 'El disco donde Titular guarda sus datos está lleno. Lo que falló no se registró ni se cobró: liberá espacio y volvé a intentar.',
     wrongPassphrase: 'La frase de acceso no es correcta.',
     passphraseRequired: 'Ingresá la frase de acceso de la bóveda.',

@@ -72,6 +72,8 @@ function knownTitle(code: string, message: string, m: Messages): string | null {
   if (code === 'RATE_LIMITED' && /wrong passphrases/i.test(message)) return serverMessage(message, m).text;
   // A lookup sent to the remote API while the vault is locked: who can fix it, not "try again later".
   if (code === 'GE500' && /key vault is locked/i.test(message)) return m.errors.remoteVaultLocked;
+  // Lookups set to go to a remote API without its address or key: no wait fixes that, an admin does.
+  if (code === 'GE500' && /remote API Titular is set to use is not set up/i.test(message)) return m.errors.remoteNotSetUp;
   // The person at the computer said no at the OS prompt (Electron, keychain vaults): not a permission problem.
   if (code === 'FORBIDDEN' && /cancelled at the confirmation prompt/i.test(message)) return m.errors.promptCancelled;
   if (code !== 'UNAUTHORIZED') return null;
