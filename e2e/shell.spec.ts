@@ -25,6 +25,18 @@ test('Spanish by default; the switch turns the UI to English and back', async ({
   await expect(page.getByTestId('nav-consulta')).toHaveText('Consulta');
 });
 
+test('English writes dates day first, as the Spanish screens and the date pickers (the system es-AR) do', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'usuarios');
+  const since = page.getByTestId('user-since').first();
+  await expect(since).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
+  const spanish = await since.textContent();
+  await page.getByTestId('lang-switch').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  // en-US would write 11/24/2026 for 24/11/2026.
+  await expect(since).toHaveText(spanish!);
+  await page.getByTestId('lang-switch').click();
+});
+
 test('a narrow window (1024 px) keeps the screens wide: icon-only navigation that still names each screen', async ({ page, state }) => {
   await page.setViewportSize({ width: 1024, height: 700 });
   await openApp(page, state, 'admin', 'usuarios');

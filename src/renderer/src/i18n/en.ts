@@ -3,7 +3,9 @@ import type { Messages } from './es';
 import { STORED_WORDS } from '../../../shared/stored-words';
 
 export const en: Messages = {
-  locale: 'en-US',
+  // British English formats: day-first dates (05/11/2026, 15:20) as the Spanish screens and the date
+  // pickers (which follow the system's es-AR) write them, so nobody reads 05/11 as the 11th of May.
+  locale: 'en-GB',
   app: {
     name: 'Titular',
     tagline: 'Account ownership',

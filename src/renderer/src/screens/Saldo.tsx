@@ -328,7 +328,7 @@ function PurchaseForm() {
 
 /**
  * A whole number as people type it here: 1000, or with the thousands separator of es-AR (1.000)
- * or en-US (1,000). NaN for anything else (1,5 or 1.5 are not whole).
+ * or English (1,000). NaN for anything else (1,5 or 1.5 are not whole).
  */
 function parseWholeAmount(text: string): number {
   const t = text.trim();

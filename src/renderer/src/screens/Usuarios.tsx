@@ -147,7 +147,7 @@ function UserRow({ user, me, busy, onRole }: { user: UserView; me: boolean; busy
           {busy ? <Spinner /> : null}
         </div>
       </td>
-      <td className="nowrap">{date(user.createdAt)}</td>
+      <td className="nowrap" data-testid="user-since">{date(user.createdAt)}</td>
     </tr>
   );
 }
