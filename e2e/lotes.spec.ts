@@ -42,6 +42,9 @@ test('paste a list, review it, run it to 100 % and export the results', async ({
   const before = await readBalance(page, 'cbu');
   await goTo(page, 'lotes');
   await expect(page.getByRole('heading', { name: 'Consultas masivas' })).toBeVisible();
+  // The products by the names every other screen gives them.
+  await expect(page.getByTestId('bulk-product-cbu')).toHaveText('Consulta CBU');
+  await expect(page.getByTestId('bulk-product-informes')).toHaveText('Informe crediticio');
 
   // A first, small batch so the list below has more than one job.
   const first = await prepare(page, [ACCOUNTS.nacion.cbu, ACCOUNTS.galicia.alias, ACCOUNTS.cvu.cbu]);

@@ -1,6 +1,7 @@
 // The shell: Spanish by default, the language switch, the skip link, and what a bad or missing session link shows.
 import { expect, openApp, test } from './fixtures';
 import { version as packageVersion } from '../package.json';
+import { ADMIN, ORG } from './data';
 
 test('Spanish by default; the switch turns the UI to English and back', async ({ page, state }) => {
   await openApp(page, state);
@@ -44,6 +45,9 @@ test('a narrow window (1024 px) keeps the screens wide: icon-only navigation tha
   expect(sidebar!.width).toBeLessThan(100);
   await expect(page.getByRole('link', { name: 'Historial' })).toBeVisible();
   await expect(page.getByTestId('nav-historial')).toHaveAttribute('title', 'Historial');
+  // The signed-in user's name is hidden at this width (only the initials): it is on hover, whole.
+  await expect(page.getByTestId('session-me')).toHaveAttribute('title', `${ADMIN.name} · Administrador`);
+  await expect(page.getByTestId('session-org')).toHaveAttribute('title', ORG);
   // The role select is no longer cut off by the members table's edge.
   const select = await page.getByTestId('user-role-select').first().boundingBox();
   const card = await page.getByTestId('user-role-select').first().locator('xpath=ancestor::section[1] | ancestor::div[contains(@class,"card")][1]').first().boundingBox();

@@ -73,9 +73,12 @@ function Sidebar({ session, route }: { session: Session; route: Route }) {
       <div className="sidebar-footer">
         <div className="org">
           <div className="org-label">{m.app.org}</div>
-          <div className="org-name" data-testid="session-org">{session.organization.name}</div>
+          <div className="org-name" data-testid="session-org" title={session.organization.name}>
+            {session.organization.name}
+          </div>
         </div>
-        <div className="me">
+        {/* The whole name and role on hover: a long name is cut short, and a narrow window shows only the initials. */}
+        <div className="me" title={`${session.user.name} · ${m.roles[session.user.role]}`} data-testid="session-me">
           <div className="avatar" aria-hidden="true">
             {initials(session.user.name)}
           </div>

@@ -45,7 +45,6 @@ export const en: Messages = {
   },
   roles: { admin: 'Administrator', operator: 'Operator' },
   products: { cbu: 'CBU Lookup', informes: 'Credit Report' },
-  productsShort: { cbu: 'CBU', informes: 'Reports' },
   common: {
     pagination: 'Pagination',
     loading: 'Loading…',

@@ -43,7 +43,6 @@ export const es = {
   },
   roles: { admin: 'Administrador', operator: 'Operador' },
   products: { cbu: 'Consulta CBU', informes: 'Informe crediticio' },
-  productsShort: { cbu: 'CBU', informes: 'Informes' },
   common: {
     pagination: 'Paginación',
     loading: 'Cargando…',

@@ -98,7 +98,7 @@ function JobsTable({
                       {job.name}
                     </td>
                     <td className="date-cell">{dateTime(job.createdAt)}</td>
-                    <td>{m.productsShort[job.product]}</td>
+                    <td>{m.products[job.product]}</td>
                     <td>
                       <Badge tone={STATUS_TONE[shown]}>{m.bulk.status[shown]}</Badge>
                     </td>

@@ -78,7 +78,7 @@ export function NewJobCard({ onReady }: { onReady: (id: string, completedBefore:
           <div className="segmented" role="group" aria-label={m.bulk.product}>
             {(['cbu', 'informes'] as const).map((p) => (
               <button key={p} type="button" className={product === p ? 'on' : ''} aria-pressed={product === p} onClick={() => setProduct(p)} data-testid={`bulk-product-${p}`}>
-                {m.productsShort[p]}
+                {m.products[p]}
               </button>
             ))}
           </div>
