@@ -7,6 +7,7 @@ import type { Page } from '@playwright/test';
 import { ACCOUNTS, BAD_CHECK_DIGIT_CBU, NOT_FOUND_CBU } from './data';
 import { DISK_FULL_MESSAGE } from '../src/main/core/db/disk-full';
 import { expect, goTo, openApp, overflowingTables, readBalance, test, showBalance } from './fixtures';
+import { wcagViolations } from './axe';
 
 const SCREENSHOT = path.join(__dirname, 'screenshots', 'lotes.png');
 
@@ -91,6 +92,29 @@ test('paste a list, review it, run it to 100 % and export the results', async ({
   await page.evaluate(() => document.fonts.ready);
   await page.screenshot({ path: SCREENSHOT, fullPage: false, animations: 'disabled', caret: 'hide' });
 
+  // The results on screen, row by row in the list's order, as the export has them (in Spanish).
+  await panel.getByTestId('bulk-results-toggle').click();
+  const results = panel.getByTestId('bulk-result-row');
+  await expect(results).toHaveCount(list.length);
+  await expect(panel.getByTestId('bulk-results-shown')).toHaveText(`${list.length} de ${list.length} filas`);
+  await expect(panel.getByTestId('bulk-results-more')).toHaveCount(0);
+  await expect(results.nth(0)).toHaveAttribute('data-status', 'SUCCESS');
+  await expect(results.nth(0)).toContainText('Encontrado');
+  await expect(results.nth(0)).toContainText(ACCOUNTS.nacion.holder);
+  await expect(results.nth(0)).toContainText(ACCOUNTS.nacion.taxId);
+  await expect(results.nth(0)).toContainText(ACCOUNTS.nacion.bank);
+  // The same account pasted again: its first row's outcome, and no second charge.
+  await expect(results.nth(2)).toContainText('Encontrado');
+  await expect(results.nth(2)).toContainText('Repite la fila 2 (sin otro cargo)');
+  await expect(results.nth(2)).not.toContainText(ACCOUNTS.galicia.holder);
+  await expect(results.nth(6)).toHaveAttribute('data-status', 'ERROR');
+  await expect(results.nth(6)).toContainText('PA011 Sin resultados');
+  await expect(results.nth(6)).toContainText('No encontramos ninguna cuenta para ese identificador.');
+  await expect(results.nth(7)).toHaveAttribute('data-status', 'INVALID');
+  await expect(results.nth(7)).toContainText('El dígito verificador del segundo bloque (dígito 22) del CBU no es válido.');
+  await panel.getByTestId('bulk-results-toggle').click();
+  await expect(panel.getByTestId('bulk-results')).toHaveCount(0);
+
   // The export: one row per pasted line, in order, with status and code.
   const downloading = page.waitForEvent('download');
   await panel.getByTestId('bulk-export').click();
@@ -110,6 +134,33 @@ test('paste a list, review it, run it to 100 % and export the results', async ({
   // Two batches of 3 and 6 distinct identifiers: 9 credits, visible in Saldo.
   await goTo(page, 'saldo');
   await expect.poll(() => readBalance(page, 'cbu')).toBe(before - 9);
+});
+
+test('the results of a long batch come 50 rows at a time, the rest on asking, and fit the panel at 1024, 1280 and 1920 px', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'lotes');
+  // 55 rows of one account (one lookup, one credit) and an invalid one.
+  const panel = await prepare(page, [...Array.from({ length: 55 }, () => ACCOUNTS.company.cbu), BAD_CHECK_DIGIT_CBU]);
+  await expect(panel.getByTestId('bulk-results-toggle')).toHaveCount(0);
+  await runToEnd(page, panel);
+  await panel.getByTestId('bulk-results-toggle').click();
+  const results = panel.getByTestId('bulk-result-row');
+  await expect(results).toHaveCount(50);
+  await expect(panel.getByTestId('bulk-results-shown')).toHaveText('50 de 56 filas');
+  await panel.getByTestId('bulk-results-more').click();
+  await expect(results).toHaveCount(56);
+  await expect(panel.getByTestId('bulk-results-more')).toHaveCount(0);
+  await expect(results.nth(54)).toContainText('Repite la fila 1');
+  await expect(results.nth(55)).toHaveAttribute('data-status', 'INVALID');
+  expect(await wcagViolations(page)).toEqual([]);
+  for (const width of [1920, 1280, 1024]) {
+    await page.setViewportSize({ width, height: 800 });
+    expect(await overflowingTables(page), `${width} px`).toEqual([]);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // The picture: the results in the middle of the window, clear of the top bar.
+  await panel.getByTestId('bulk-results').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: path.join(__dirname, 'screenshots', 'lotes-resultados.png'), animations: 'disabled', caret: 'hide' });
 });
 
 test('a pasted CSV counts its rows, not its header, before and after the review', async ({ page, state }) => {

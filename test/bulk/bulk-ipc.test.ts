@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth } from '../support/fixture';
 import { createBridgeFixture, type BridgeFixture } from '../support/bridge-fixture';
 import { checkLedgerInvariants } from '../support/invariants';
-import { bulkJobSchema } from '../../src/shared/api/bulk';
-import { bulkList, generateDirectory } from './bulk-data';
+import { bulkJobSchema, type BulkResultRow } from '../../src/shared/api/bulk';
+import { bulkList, generateDirectory, spaced } from './bulk-data';
 
 let f: BridgeFixture;
 let adminToken: string;
@@ -76,7 +76,7 @@ describe('bulk channels', () => {
     expect(operatorList.jobs.every((j: { user: { id: string } }) => j.user.id === f.operatorId)).toBe(true);
     const adminList = await value('bulk.list', {}, adminToken);
     expect(adminList.jobs.map((j: { id: string }) => j.id)).toEqual(expect.arrayContaining([mine.job.id, ...operatorList.jobs.map((j: { id: string }) => j.id)]));
-    for (const channel of ['bulk.get', 'bulk.start', 'bulk.pause', 'bulk.cancel', 'bulk.exportCsv']) {
+    for (const channel of ['bulk.get', 'bulk.results', 'bulk.start', 'bulk.pause', 'bulk.cancel', 'bulk.exportCsv']) {
       const { body } = await call(channel, { id: mine.job.id }, operatorToken);
       expect(body, channel).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', status: 404 } });
     }
@@ -84,6 +84,50 @@ describe('bulk channels', () => {
     expect((await value('bulk.pause', { id: mine.job.id })).job).toMatchObject({ status: 'paused', active: false });
     await value('bulk.start', { id: mine.job.id });
     expect(await waitForEnd(mine.job.id, adminToken)).toMatchObject({ status: 'completed', progress: { charged: 5 } });
+  });
+
+  it("lists a job's rows with their outcomes, 50 at a time, with the export's facts", async () => {
+    const missing = generateDirectory(1, 9_000).numbers[0]!;
+    const found = directory.numbers.slice(100, 160);
+    const lines = [...found, spaced(found[0]!), missing, '12345'];
+    const created = await value('bulk.create', { name: 'resultados', product: 'cbu', content: lines.join('\n') }, operatorToken);
+    const id = created.job.id;
+    // Before the run: the valid rows are pending and have charged nothing.
+    const pending = await value('bulk.results', { id }, operatorToken);
+    expect(pending.rows[0]).toMatchObject({ row: 1, status: 'PENDING', code: null, creditConsumed: 0, holders: [] });
+    await value('bulk.start', { id }, operatorToken);
+    await waitForEnd(id, operatorToken);
+
+    const first = await value('bulk.results', { id }, operatorToken);
+    expect(first.rows.map((r: BulkResultRow) => r.row)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(first.next).toBe(50);
+    expect(first.rows[0]).toEqual({
+      row: 1,
+      input: found[0],
+      identifier: found[0],
+      status: 'SUCCESS',
+      code: null,
+      message: null,
+      creditConsumed: 1,
+      duplicateOfRow: null,
+      holders: [{ name: 'Titular Lote 100', taxId: expect.stringMatching(/^27\d{9}$/) }],
+      bank: expect.stringMatching(/\S/),
+      damaged: false,
+    });
+    const second = await value('bulk.results', { id, after: first.next }, operatorToken);
+    expect(second.next).toBeNull();
+    expect(second.rows.map((r: BulkResultRow) => r.row)).toEqual(Array.from({ length: 13 }, (_, i) => i + 51));
+    const [repeated, notFound, invalid] = second.rows.slice(-3);
+    // A repeated identifier shows its first row's outcome and charges nothing itself.
+    expect(repeated).toMatchObject({ row: 61, input: spaced(found[0]!), identifier: found[0], status: 'SUCCESS', duplicateOfRow: 1, creditConsumed: 0, holders: [{ name: 'Titular Lote 100' }] });
+    expect(notFound).toMatchObject({ row: 62, status: 'ERROR', code: 'PA011', message: 'No account was found for this identifier', creditConsumed: 1, holders: [], bank: null });
+    expect(invalid).toMatchObject({ row: 63, input: '12345', identifier: null, status: 'INVALID', code: null, message: 'CBU must be 22 digits with valid check digits (got 5 digits)', creditConsumed: 0 });
+    // The rows' credits add up to what the job charged.
+    const charged = [...first.rows, ...second.rows].reduce((sum: number, r: BulkResultRow) => sum + r.creditConsumed, 0);
+    expect(charged).toBe((await value('bulk.get', { id }, operatorToken)).job.progress.charged);
+    expect(charged).toBe(61);
+    // Past the end: an empty page.
+    expect(await value('bulk.results', { id, after: 63 }, operatorToken)).toEqual({ rows: [], next: null });
   });
 
   it('refuses empty or oversized input, and reads a large body only for a signed-in session', async () => {

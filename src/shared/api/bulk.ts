@@ -34,6 +34,31 @@ export type BulkProgress = z.infer<typeof bulkProgressSchema>;
 
 export const bulkInvalidRowSchema = z.object({ row: z.number().int(), input: z.string(), message: z.string() });
 
+/**
+ * One input row of a job with the outcome of the lookup that answered it: the facts of the CSV
+ * export's row (`titular bulk export`), for the desktop's results table. A repeated identifier
+ * shows its first row's outcome and consumes nothing itself.
+ */
+export const bulkResultRowSchema = z.object({
+  row: z.number().int(),
+  input: z.string(),
+  /** The identifier looked up (normalized); null for an invalid row. */
+  identifier: z.string().nullable(),
+  status: z.enum(['SUCCESS', 'ERROR', 'INVALID', 'PENDING']),
+  /** PA006, PA011, GE500…; null on success, for invalid rows and pending ones. */
+  code: z.string().nullable(),
+  /** Why an invalid row was not looked up, or the lookup's error message (English, as stored). */
+  message: z.string().nullable(),
+  creditConsumed: z.number().int(),
+  duplicateOfRow: z.number().int().nullable(),
+  /** The account holders, or a credit report's subject. */
+  holders: z.array(z.object({ name: z.string(), taxId: z.string() })),
+  bank: z.string().nullable(),
+  /** The lookup's stored answer cannot be read (history/stored-answer.ts): shown without holders and bank. */
+  damaged: z.boolean(),
+});
+export type BulkResultRow = z.infer<typeof bulkResultRowSchema>;
+
 export const bulkJobSchema = z.object({
   id: z.string(),
   name: z.string(),

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { productSlugSchema } from '../api/common';
 import { languageSchema, timeZoneSchema } from '../language';
-import { bulkInvalidRowSchema, bulkJobSchema } from '../api/bulk';
+import { bulkInvalidRowSchema, bulkJobSchema, bulkResultRowSchema } from '../api/bulk';
 import { damagedRowsSchema } from '../api/history';
 
 /**
@@ -32,6 +32,12 @@ export const bulkIpcContract = {
     input: jobId,
     /** The job with its progress, and its first invalid rows with their reasons. */
     output: z.object({ job: bulkJobSchema, invalidRows: z.array(bulkInvalidRowSchema) }),
+    admin: false,
+  },
+  'bulk.results': {
+    /** The rows after row `after` (0: from the first) with their outcomes, 50 at a time; `next` is the `after` of the next page, null at the end. */
+    input: jobId.extend({ after: z.number().int().min(0).default(0) }),
+    output: z.object({ rows: z.array(bulkResultRowSchema), next: z.number().int().nullable() }),
     admin: false,
   },
   'bulk.start': { input: jobId, output: jobAnswer, admin: false },

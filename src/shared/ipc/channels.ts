@@ -32,6 +32,7 @@ export const CHANNEL_NAMES = [
   'bulk.create',
   'bulk.list',
   'bulk.get',
+  'bulk.results',
   'bulk.start',
   'bulk.pause',
   'bulk.cancel',

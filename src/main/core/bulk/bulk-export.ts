@@ -5,6 +5,7 @@ import { INTERCHANGE, type CsvColumn, type CsvDialect } from '../export/csv-dial
 import type { BulkJobStore, ExportRow } from './bulk-jobs';
 import type { DamagedAnswers } from '../history/stored-answer';
 import { isDamaged, storedObject } from '../db/stored-json';
+import type { BulkResultRow } from '../../../shared/api/bulk';
 
 const COLUMNS: readonly CsvColumn[] = [
   { field: 'row', es: 'Fila', en: 'Row' },
@@ -73,6 +74,38 @@ function bulkCsvRow(row: ExportRow, dialect: CsvDialect, damaged: DamagedAnswers
     bankOf(data),
     row.lookupId ?? '',
   ]);
+}
+
+/**
+ * The rows after row `afterRow` (at most `limit`) as the desktop's results table shows them, and the
+ * row to ask after for the next page (null at the end). The same facts as the CSV's rows.
+ */
+export function bulkResultPage(store: BulkJobStore, jobId: string, afterRow: number, limit: number): { rows: BulkResultRow[]; next: number | null } {
+  const page = store.exportPage(jobId, afterRow, limit + 1);
+  const rows = page.slice(0, limit).map(resultRow);
+  return { rows, next: page.length > limit ? rows.at(-1)!.row : null };
+}
+
+function resultRow(row: ExportRow): BulkResultRow {
+  const status = rowStatus(row);
+  const answer = row.responseData ? storedObject(row.responseData) : null;
+  const damaged = answer !== null && isDamaged(answer);
+  const data = damaged ? null : answer;
+  const first = row.firstRow === row.row;
+  const bank = bankOf(data);
+  return {
+    row: row.row,
+    input: row.raw,
+    identifier: status === 'INVALID' ? null : row.identifier,
+    status,
+    code: status === 'SUCCESS' || status === 'INVALID' || status === 'PENDING' ? null : row.code,
+    message: status === 'INVALID' ? (row.invalid ?? '') : errorMessage(data) || null,
+    creditConsumed: first && status !== 'PENDING' ? (row.creditConsumed ?? 0) : 0,
+    duplicateOfRow: row.firstRow !== null && !first ? row.firstRow : null,
+    holders: holdersOf(data),
+    bank: bank || null,
+    damaged,
+  };
 }
 
 /** The stored answer of the row's lookup; null when it has none yet, or when it cannot be read (then counted). */

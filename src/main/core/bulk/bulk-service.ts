@@ -9,12 +9,12 @@ import { saidPlainly } from '../db/plain-faults';
 import { maskKeys } from '../keys/secrets';
 import { analyzeTaxId } from '../../../shared/identifiers/cuit';
 import type { ProductSlug } from '../../../shared/api/common';
-import { RESUMABLE_STATUSES, type BulkJobView } from '../../../shared/api/bulk';
+import { RESUMABLE_STATUSES, type BulkJobView, type BulkResultRow } from '../../../shared/api/bulk';
 import { BulkInputError, bulkInputHash, parseBulkInput, type BulkInput } from './bulk-input';
 import { BulkJobStore, RUN_STALE_MS, runnerIsGone, type BulkJobRow } from './bulk-jobs';
 import { BulkRunner, type BulkRunOptions, type BulkRunResult } from './bulk-runner';
 import { progressOf } from './bulk-progress';
-import { bulkCsvChunks } from './bulk-export';
+import { bulkCsvChunks, bulkResultPage } from './bulk-export';
 import type { DamagedAnswers } from '../history/stored-answer';
 import type { CsvDialect } from '../export/csv-dialect';
 import type { User } from '../users/users';
@@ -159,6 +159,11 @@ export class BulkService {
   /** The jobs `user` may see, newest first (see visibleTo). */
   listFor(user: JobViewer, limit?: number): BulkJobView[] {
     return this.list(user.orgId, { userId: user.role === 'admin' ? undefined : user.id, limit });
+  }
+
+  /** The job's rows after row `afterRow` with their outcomes, a page at a time (bulk-export.ts). */
+  results(orgId: string, id: string, afterRow: number, limit: number): { rows: BulkResultRow[]; next: number | null } {
+    return bulkResultPage(this.store, this.#require(orgId, id).id, afterRow, limit);
   }
 
   invalidRows(orgId: string, id: string, limit = 100): { row: number; input: string; message: string }[] {

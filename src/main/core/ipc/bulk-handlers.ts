@@ -14,6 +14,7 @@ type Output<C extends BulkChannel> = z.output<(typeof bulkIpcContract)[C]['outpu
 type BulkHandler<C extends BulkChannel> = (titular: Titular, user: User, input: Input<C>) => Promise<Output<C>> | Output<C>;
 
 const INVALID_ROWS_SHOWN = 50;
+const RESULT_ROWS_PER_PAGE = 50;
 
 export const bulkHandlers: { [C in BulkChannel]: BulkHandler<C> } = {
   'bulk.create': (titular, user, input) =>
@@ -26,6 +27,14 @@ export const bulkHandlers: { [C in BulkChannel]: BulkHandler<C> } = {
   'bulk.get': (titular, user, input) => {
     const job = titular.bulk.visibleTo(user, input.id);
     return { job, invalidRows: titular.bulk.invalidRows(user.orgId, job.id, INVALID_ROWS_SHOWN) };
+  },
+
+  'bulk.results': async (titular, user, input) => {
+    const job = titular.bulk.visibleTo(user, input.id);
+    const page = titular.bulk.results(user.orgId, job.id, input.after, RESULT_ROWS_PER_PAGE);
+    // As the export: no outcome on screen that is not on disk yet (synchronous=FULL).
+    await titular.commits.settled();
+    return page;
   },
 
   'bulk.start': async (titular, user, input) => {

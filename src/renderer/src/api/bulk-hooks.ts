@@ -1,13 +1,13 @@
 // React Query hooks of the bulk channels. A running job is polled (its progress comes from the main
 // process); when a run ends, the balance and the history are refreshed since it spent credits.
 import { useEffect, useRef } from 'react';
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { Channel, ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
 import { api, IpcCallError } from './client';
 
 const POLL_RUNNING_MS = 500;
 const POLL_LIST_MS = 1_500;
-const AFTER_RUN: readonly Channel[] = ['bulk.list', 'bulk.get', 'balance.get', 'history.list', 'balance.dailyConsumption'];
+const AFTER_RUN: readonly Channel[] = ['bulk.list', 'bulk.get', 'bulk.results', 'balance.get', 'history.list', 'balance.dailyConsumption'];
 
 function invalidate(client: QueryClient, channels: readonly Channel[]): Promise<void> {
   return Promise.all(channels.map((channel) => client.invalidateQueries({ queryKey: [channel] }))).then(() => undefined);
@@ -37,6 +37,17 @@ export function useBulkJob(id: string | null) {
     wasActive.current = active;
   }, [active, client]);
   return query;
+}
+
+/** A job's rows with their outcomes, a page at a time: each next page starts after the last row shown. */
+export function useBulkResults(id: string, enabled: boolean) {
+  return useInfiniteQuery<ChannelOutput<'bulk.results'>, IpcCallError, InfiniteData<ChannelOutput<'bulk.results'>, number>, readonly unknown[], number>({
+    queryKey: ['bulk.results', { id }],
+    queryFn: ({ pageParam }) => api['bulk.results']({ id, after: pageParam }),
+    initialPageParam: 0,
+    getNextPageParam: (last) => last.next ?? undefined,
+    enabled,
+  });
 }
 
 function useBulkMutation<C extends Channel>(channel: C) {

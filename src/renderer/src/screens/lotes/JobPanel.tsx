@@ -12,6 +12,7 @@ import { IconAlert, IconCheck, IconDownload } from '../../components/Icons';
 import { downloadCsv } from '../../lib/download-csv';
 import { screenTimeZone } from '../../lib/time-zone';
 import { STATUS_TONE, percentOf, shownStatus, type Shown } from './job-status';
+import { JobResults } from './JobResults';
 
 const RESUMABLE: readonly Shown[] = ['paused', 'out_of_credits', 'interrupted'];
 
@@ -26,6 +27,7 @@ export function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | n
   const cancel = useCancelBulkJob();
   const exporter = useExportBulkJob();
   const [showInvalid, setShowInvalid] = useState(false);
+  const [showResults, setShowResults] = useState(false);
   const [confirmCancel, setConfirmCancel] = useState(false);
 
   if (query.isError) return <ErrorBanner error={query.error} testId="bulk-job-error" onRetry={() => void query.refetch()} />;
@@ -195,6 +197,12 @@ export function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | n
             {m.bulk.cancel}
           </button>
         ) : null}
+        {/* Once something was looked up and the run is over (a running batch's rows still change). */}
+        {p.done > 0 && !job.active ? (
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setShowResults((v) => !v)} aria-expanded={showResults} data-testid="bulk-results-toggle">
+            {showResults ? m.bulk.hideResults : m.bulk.showResults}
+          </button>
+        ) : null}
         {invalidRows.length > 0 ? (
           <button type="button" className="btn btn-ghost btn-sm" onClick={() => setShowInvalid((v) => !v)} aria-expanded={showInvalid} data-testid="bulk-invalid-toggle">
             {showInvalid ? m.bulk.hideInvalid : tpl(m.bulk.showInvalid, { n: num(job.invalidRows) })}
@@ -221,8 +229,10 @@ export function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | n
         </ConfirmDialog>
       ) : null}
 
+      {showResults && p.done > 0 && !job.active ? <JobResults id={job.id} product={job.product} totalRows={job.totalRows} /> : null}
+
       {invalidRows.length > 0 && showInvalid ? (
-        <div className="table-wrap bulk-invalid">
+        <div className="table-wrap bulk-invalid" tabIndex={0} role="region" aria-label={m.bulk.invalidCaption}>
           <table className="table zebra" data-testid="bulk-invalid-table">
             <thead>
               <tr>
