@@ -1,9 +1,9 @@
 // Historial: lookups are listed; status, source, text and date filters; the detail drawer shows the
 // stored response; the pager's ends and focus; "Exportar CSV" downloads the filtered history.
 import { readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
-import { ACCOUNTS, ADMIN, NOT_FOUND_CBU } from './data';
-import { apiGet, expect, lookup, openApp, overflowingTables, test } from './fixtures';
+import type { Locator, Page } from '@playwright/test';
+import { ACCOUNTS, ADMIN, NOT_FOUND_CBU, REPORTS } from './data';
+import { apiGet, expect, goTo, lookup, openApp, overflowingTables, test } from './fixtures';
 import { readState } from './state';
 
 const rows = (page: Page) => page.getByTestId('history-row');
@@ -177,6 +177,108 @@ test('date filters: a range in the future is empty, one around today lists the l
   await page.getByTestId('history-filter-to').fill(ymd(2));
   await settled(page);
   await expect(rows(page).filter({ hasText: ACCOUNTS.company.cbu }).first()).toBeVisible();
+});
+
+test('a range the wrong way round is said under "Desde" and "Hasta" and tied to both, at 1024, 1280 and 1920 px, in both languages', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'historial');
+  await settled(page);
+  const from = page.getByTestId('history-filter-from');
+  const to = page.getByTestId('history-filter-to');
+  await from.fill(ymd(2));
+  await to.fill(ymd(-2));
+  const said = { es: '“Desde” no puede ser posterior a “Hasta”.', en: '“From” cannot be after “To”.' };
+  for (const lang of ['es', 'en'] as const) {
+    if (lang === 'en') {
+      await page.getByTestId('lang-switch').click();
+      await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    }
+    // Found by its words in the filters' card, wherever the screen puts it.
+    const message = page.locator('.filters-card').getByText(said[lang]);
+    await expect(message).toBeVisible();
+    for (const width of [1024, 1280, 1920]) {
+      await page.setViewportSize({ width, height: 800 });
+      const place = async (l: Locator) => (await l.boundingBox())!;
+      const box = await place(message);
+      const fromBox = await place(from);
+      const toBox = await place(to);
+      const status = await place(page.getByTestId('history-filter-status'));
+      const environment = await place(page.getByTestId('history-filter-environment'));
+      const where = `${lang}, ${width} px`;
+      // Under the two dates, across their columns: not under the second row's Entorno, below them.
+      expect(box.y, where).toBeGreaterThanOrEqual(Math.max(fromBox.y + fromBox.height, toBox.y + toBox.height) - 1);
+      expect(box.y + box.height, where).toBeLessThanOrEqual(environment.y);
+      expect(box.x, where).toBeGreaterThanOrEqual(fromBox.x - 1);
+      expect(box.x, where).toBeLessThan(toBox.x + toBox.width);
+      // The fields beside the dates stay level with them.
+      expect(Math.abs(status.y - fromBox.y), where).toBeLessThanOrEqual(1);
+    }
+    // Tied to both dates: a screen reader says it with either of them.
+    const messageId = await message.getAttribute('id');
+    expect(messageId).toBeTruthy();
+    for (const input of [from, to]) {
+      await expect(input).toHaveAttribute('aria-invalid', 'true');
+      await expect(input).toHaveAttribute('aria-describedby', new RegExp(`(^| )${messageId!.replace(/[^\w-]/g, '\\$&')}( |$)`));
+    }
+  }
+  await page.getByTestId('lang-switch').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  // Put the right way round: the message goes, and the dates are no longer marked.
+  await to.fill(ymd(2));
+  await from.fill(ymd(-2));
+  await expect(page.locator('.filters-card').getByText(said.es)).toHaveCount(0);
+  await expect(from).toHaveAttribute('aria-invalid', 'false');
+  await expect(from).not.toHaveAttribute('aria-describedby', /./);
+});
+
+test('a credit report\'s Tipo is CUIL or CUIT as its report says, CUIT when nothing says it (not found, damaged)', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'consulta');
+  // The history's inputType is CUIT for every report (the API's contract): the reports themselves
+  // say CUIL for María Laura González (27-…) and CUIT for ACME; a CUIT without a report says neither.
+  const answers = await page.evaluate(async (taxIds) => {
+    const token = window.sessionStorage.getItem('titular.session');
+    const statuses: number[] = [];
+    for (const tax_id of taxIds) {
+      const r = await fetch('/bridge/lookup.creditReport', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Session ${token}` }, body: JSON.stringify({ tax_id }) });
+      statuses.push((await r.json()).value.status);
+    }
+    return statuses;
+  }, [REPORTS.clean.taxId, REPORTS.company.taxId, REPORTS.notFound.taxId]);
+  expect(answers).toEqual([200, 200, 404]);
+
+  await goTo(page, 'historial');
+  await page.getByTestId('history-product-informes').click();
+  await settled(page);
+  const types = () => rows(page).getByTestId('history-row-type').allInnerTexts();
+  const search = page.getByTestId('history-filter-q');
+  for (const [taxId, type] of [
+    [REPORTS.clean.taxId, 'CUIL'],
+    [REPORTS.company.taxId, 'CUIT'],
+    [REPORTS.notFound.taxId, 'CUIT'],
+  ] as const) {
+    await search.fill(taxId);
+    await expect(rows(page).first().locator('td:nth-child(2)')).toHaveText(taxId);
+    await settled(page);
+    expect(new Set(await types()), taxId).toEqual(new Set([type]));
+    // The detail says the same.
+    await rows(page).first().click();
+    await expect(page.getByTestId('history-detail').locator('.detail-head .badge').first()).toHaveText(type);
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('history-detail')).toHaveCount(0);
+  }
+
+  // An entry whose stored report cannot be read says nothing of its subject: CUIT, as the API has it.
+  await page.route('**/bridge/history.list', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    for (const entry of json.value.data) if (entry.inputIdentifier === REPORTS.clean.taxId.replace(/-/g, '')) entry.responseData = { damaged: true };
+    await route.fulfill({ response, json });
+  });
+  await page.reload();
+  await page.getByTestId('history-product-informes').click();
+  await search.fill(REPORTS.clean.taxId);
+  await expect(rows(page).first().getByTestId('history-result-damaged')).toHaveText('Contenido dañado');
+  await settled(page);
+  expect(new Set(await types())).toEqual(new Set(['CUIT']));
 });
 
 test('the pager has first and last page buttons, and focus stays on the button used', async ({ page, state }) => {

@@ -7,13 +7,14 @@ import { auth } from './support/fixture';
 import { createBridgeFixture, type BridgeFixture } from './support/bridge-fixture';
 import { DIR, DIRECTORY_CSV, breakCheckDigit } from './support/directory-data';
 import { csvCells } from './bulk/bulk-data';
+import { importCreditRecords } from './support/credit-data';
 
 let f: BridgeFixture;
 let keyPrefix: string;
 const savedTz = process.env.TZ;
 
 beforeAll(async () => {
-  f = await createBridgeFixture({ credits: { cbu: 100 } });
+  f = await createBridgeFixture({ credits: { cbu: 100, informes: 10 } });
   f.importDirectory(DIRECTORY_CSV);
   // From the desktop: a found account (a holder name with a comma), a CBU not in the directory.
   await value('lookup.account', { identifier: DIR.company.cbu, type: 'cbu' });
@@ -101,6 +102,18 @@ describe('history.exportCsv', () => {
     const rows = lines(exported.csv).slice(1);
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row.split(';')[4]).toBe('Error');
+  });
+
+  it("credit reports: the subject's name under Titulares; Tipo is the API's inputType, CUIT, also for a CUIL", async () => {
+    importCreditRecords(f);
+    await value('lookup.creditReport', { tax_id: '30-71234567-1' });
+    await value('lookup.creditReport', { tax_id: '27-31234567-1' });
+    const exported = await value('history.exportCsv', { product: 'informes' });
+    const rows = lines(exported.csv).slice(1).map((row) => row.split(';'));
+    expect(rows.map((cells) => [cells[2], cells[3], cells[10]])).toEqual([
+      ['27312345671', 'CUIT', 'María Laura González'],
+      ['30712345671', 'CUIT', 'ACME Logística S.A.'],
+    ]);
   });
 
   it('refuses a language it does not speak', async () => {

@@ -26,9 +26,14 @@ export function historyCsvHeader(dialect: CsvDialect = INTERCHANGE): string {
   return dialect.header(HISTORY_CSV_COLUMNS);
 }
 
+/** The account's holders, or a credit report's subject (as the bulk export's Titulares has them). */
 function holderNames(entry: KeyedHistoryEntry): string {
   const holders = entry.responseData.holders;
-  if (!Array.isArray(holders)) return '';
+  if (!Array.isArray(holders)) {
+    const subject = entry.responseData.subject;
+    const name = subject && typeof subject === 'object' ? (subject as { full_name?: unknown }).full_name : undefined;
+    return typeof name === 'string' ? name : '';
+  }
   return holders
     .map((h: unknown) => (h && typeof h === 'object' && typeof (h as { full_name?: unknown }).full_name === 'string' ? (h as { full_name: string }).full_name : ''))
     .filter(Boolean)

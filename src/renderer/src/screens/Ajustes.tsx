@@ -1,7 +1,7 @@
 // Ajustes (admins): the local API's port, the vault's auto-lock, where live lookups are resolved
 // per product, and the remote API (base URL, timeout, and its key, which goes into the vault and is
 // never shown again). One form saves the plain settings together; the key has its own action.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import type { AppSettings } from '../../../shared/ipc/contract';
 import type { ProductSlug } from '../../../shared/api/common';
 import { useAppSettings, useBackup, useSetUpstreamKey, useUpdateSettings } from '../api/app-hooks';
@@ -103,9 +103,35 @@ function SettingsForm({ current }: { current: AppSettings }) {
     if (urlRefused !== null) urlInput.current?.focus();
   }, [update.error, urlRefused]);
 
+  // A save refused here (nothing is sent) takes the admin to the first field to fix, in the order the
+  // screen reads: the button sits below the cards, where a field's message far above would go unseen
+  // (a port of 80 at 1024×640 said nothing where the click was). The field is focused after the render
+  // that shows its message, so a screen reader reads the message with the field (aria-describedby).
+  const fields = {
+    apiPort: useRef<HTMLInputElement>(null),
+    autoLockMinutes: useRef<HTMLInputElement>(null),
+    baseUrl: urlInput,
+    timeoutMs: useRef<HTMLInputElement>(null),
+  } satisfies Record<keyof typeof errors, RefObject<HTMLInputElement | null>>;
+  const [refusedSave, setRefusedSave] = useState(0);
+  useEffect(() => {
+    if (refusedSave === 0) return;
+    const first = (Object.keys(fields) as (keyof typeof errors)[]).find((key) => errors[key] !== null);
+    const input = first ? fields[first].current : null;
+    if (!input) return;
+    // Centred, with its label, clear of the sticky top bar; then focused without a second scroll.
+    (input.closest('.field') ?? input).scrollIntoView({ block: 'center' });
+    input.focus({ preventScroll: true });
+    // Only a new refused save moves focus, not each keystroke that follows it: hence the one dependency.
+  }, [refusedSave]);
+
   const save = () => {
     setTouched(true);
-    if (!valid || update.isPending) return;
+    if (!valid) {
+      setRefusedSave((n) => n + 1);
+      return;
+    }
+    if (update.isPending) return;
     update.mutate(
       {
         apiPort: Number(draft.apiPort),
@@ -141,8 +167,16 @@ function SettingsForm({ current }: { current: AppSettings }) {
             <label className="field-label" htmlFor={`${id}-port`}>
               {m.settings.apiPort}
             </label>
-            <input id={`${id}-port`} className="input settings-short" inputMode="numeric" value={draft.apiPort} onChange={(e) => set({ apiPort: e.target.value })} aria-invalid={!!err('apiPort')} data-testid="settings-port" />
-            {err('apiPort') ? <p className="field-error">{err('apiPort')}</p> : <p className="field-hint">{m.settings.apiPortHint}</p>}
+            <input id={`${id}-port`} ref={fields.apiPort} className="input settings-short" inputMode="numeric" value={draft.apiPort} onChange={(e) => set({ apiPort: e.target.value })} aria-invalid={!!err('apiPort')} aria-describedby={`${id}-port-note`} data-testid="settings-port" />
+            {err('apiPort') ? (
+              <p className="field-error" id={`${id}-port-note`} data-testid="settings-port-error">
+                {err('apiPort')}
+              </p>
+            ) : (
+              <p className="field-hint" id={`${id}-port-note`}>
+                {m.settings.apiPortHint}
+              </p>
+            )}
           </div>
           {listening ? (
             <p className="small muted settings-note" data-testid="settings-listening">
@@ -157,8 +191,16 @@ function SettingsForm({ current }: { current: AppSettings }) {
             <label className="field-label" htmlFor={`${id}-lock`}>
               {m.settings.lockMinutes}
             </label>
-            <input id={`${id}-lock`} className="input settings-short" inputMode="numeric" value={draft.autoLockMinutes} onChange={(e) => set({ autoLockMinutes: e.target.value })} aria-invalid={!!err('autoLockMinutes')} data-testid="settings-autolock" />
-            {err('autoLockMinutes') ? <p className="field-error">{err('autoLockMinutes')}</p> : <p className="field-hint">{m.settings.lockHint}</p>}
+            <input id={`${id}-lock`} ref={fields.autoLockMinutes} className="input settings-short" inputMode="numeric" value={draft.autoLockMinutes} onChange={(e) => set({ autoLockMinutes: e.target.value })} aria-invalid={!!err('autoLockMinutes')} aria-describedby={`${id}-lock-note`} data-testid="settings-autolock" />
+            {err('autoLockMinutes') ? (
+              <p className="field-error" id={`${id}-lock-note`} data-testid="settings-autolock-error">
+                {err('autoLockMinutes')}
+              </p>
+            ) : (
+              <p className="field-hint" id={`${id}-lock-note`}>
+                {m.settings.lockHint}
+              </p>
+            )}
           </div>
         </Card>
 
@@ -238,8 +280,22 @@ function SettingsForm({ current }: { current: AppSettings }) {
               <label className="field-label" htmlFor={`${id}-timeout`}>
                 {m.settings.remoteTimeout}
               </label>
-              <input id={`${id}-timeout`} className="input settings-short" inputMode="numeric" value={draft.timeoutMs} onChange={(e) => set({ timeoutMs: e.target.value })} aria-invalid={!!err('timeoutMs')} data-testid="settings-remote-timeout" />
-              {err('timeoutMs') ? <p className="field-error">{err('timeoutMs')}</p> : null}
+              <input
+                id={`${id}-timeout`}
+                ref={fields.timeoutMs}
+                className="input settings-short"
+                inputMode="numeric"
+                value={draft.timeoutMs}
+                onChange={(e) => set({ timeoutMs: e.target.value })}
+                aria-invalid={!!err('timeoutMs')}
+                aria-describedby={err('timeoutMs') ? `${id}-timeout-note` : undefined}
+                data-testid="settings-remote-timeout"
+              />
+              {err('timeoutMs') ? (
+                <p className="field-error" id={`${id}-timeout-note`} data-testid="settings-remote-timeout-error">
+                  {err('timeoutMs')}
+                </p>
+              ) : null}
             </div>
             {current.remote.lastError ? (
               <p className="small muted" data-testid="settings-remote-error">

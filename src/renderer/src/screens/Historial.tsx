@@ -3,7 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import type { KeyedHistoryEntry as HistoryEntry } from '../../../shared/api/history';
 import type { HistoryFilter } from '../../../shared/ipc/contract';
 import type { ProductSlug } from '../../../shared/api/common';
-import { lookupDataSchema } from '../../../shared/api/lookup';
+import { lookupDataSchema, taxIdTypeSchema } from '../../../shared/api/lookup';
 import { creditReportSchema } from '../../../shared/api/credit';
 import { useExportHistory, useHistory } from '../api/hooks';
 import { tpl, useI18n } from '../i18n';
@@ -38,6 +38,19 @@ function useDebounced<T>(value: T, ms: number): T {
 /** An entry whose stored answer cannot be read: the core lists it with `{ damaged: true }` in its place (core/db/stored-json.ts). */
 function isDamaged(entry: HistoryEntry): boolean {
   return entry.responseData.damaged === true;
+}
+
+/**
+ * The Tipo the screen shows. The history's `inputType` is `CUIT` for every credit report (the API's
+ * contract), while the report itself says whether its subject's number is a CUIT or a CUIL, as
+ * Consulta showed it: a readable stored report gives its `subject.tax_id_type`; an error (nothing was
+ * found, so nothing says which) or a damaged entry keeps `CUIT`. Account lookups keep their own type.
+ */
+function shownType(entry: HistoryEntry): string {
+  if (entry.inputType !== 'CUIT' || isDamaged(entry)) return entry.inputType;
+  const subject = entry.responseData.subject;
+  const type = isPlainObject(subject) ? taxIdTypeSchema.safeParse(subject.tax_id_type) : null;
+  return type?.success ? type.data : entry.inputType;
 }
 
 function errorOf(entry: HistoryEntry): { code: string; message: string } | null {
@@ -174,17 +187,46 @@ export function HistorialScreen() {
 
       <Card className="filters-card">
         <div className="filters">
-          <div className="field">
-            <label className="field-label" htmlFor={`${id}-from`}>
-              {m.history.from}
-            </label>
-            <input id={`${id}-from`} type="date" className="input" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} data-testid="history-filter-from" />
-          </div>
-          <div className="field">
-            <label className="field-label" htmlFor={`${id}-to`}>
-              {m.history.to}
-            </label>
-            <input id={`${id}-to`} type="date" className="input" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} data-testid="history-filter-to" />
+          {/* The two dates are one cell of the grid, so that a range the wrong way round is said under
+              them (not under the row below, where the grid's end left it) and tied to both inputs. */}
+          <div className="filters-range" data-testid="history-filter-range">
+            <div className="field">
+              <label className="field-label" htmlFor={`${id}-from`}>
+                {m.history.from}
+              </label>
+              <input
+                id={`${id}-from`}
+                type="date"
+                className="input"
+                value={from}
+                max={to || undefined}
+                onChange={(e) => setFrom(e.target.value)}
+                aria-invalid={rangeInvalid}
+                aria-describedby={rangeInvalid ? `${id}-range-error` : undefined}
+                data-testid="history-filter-from"
+              />
+            </div>
+            <div className="field">
+              <label className="field-label" htmlFor={`${id}-to`}>
+                {m.history.to}
+              </label>
+              <input
+                id={`${id}-to`}
+                type="date"
+                className="input"
+                value={to}
+                min={from || undefined}
+                onChange={(e) => setTo(e.target.value)}
+                aria-invalid={rangeInvalid}
+                aria-describedby={rangeInvalid ? `${id}-range-error` : undefined}
+                data-testid="history-filter-to"
+              />
+            </div>
+            {rangeInvalid ? (
+              <p className="field-error filters-range-error" id={`${id}-range-error`} role="alert" data-testid="history-range-error">
+                {m.history.rangeInvalid}
+              </p>
+            ) : null}
           </div>
           <div className="field">
             <label className="field-label" htmlFor={`${id}-status`}>
@@ -228,11 +270,6 @@ export function HistorialScreen() {
             </button>
           </div>
         </div>
-        {rangeInvalid ? (
-          <p className="field-error" role="alert">
-            {m.history.rangeInvalid}
-          </p>
-        ) : null}
       </Card>
 
       {history.isError ? <ErrorBanner error={history.error} testId="history-error" onRetry={() => void history.refetch()} /> : null}
@@ -276,8 +313,8 @@ export function HistorialScreen() {
                     <td className="mono identifier-cell" title={entry.inputIdentifier}>
                       {shownIdentifier(entry)}
                     </td>
-                    <td>
-                      <Badge>{entry.inputType}</Badge>
+                    <td data-testid="history-row-type">
+                      <Badge>{shownType(entry)}</Badge>
                     </td>
                     <td>
                       <Badge tone={entry.status === 'SUCCESS' ? 'success' : 'danger'}>{m.history.statuses[entry.status]}</Badge>
@@ -353,7 +390,7 @@ function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () =>
       <div className="detail-head">
         <div className="mono detail-identifier">{shownIdentifier(entry)}</div>
         <div className="badges">
-          <Badge>{entry.inputType}</Badge>
+          <Badge>{shownType(entry)}</Badge>
           <Badge tone={entry.status === 'SUCCESS' ? 'success' : 'danger'}>{m.history.statuses[entry.status]}</Badge>
         </div>
       </div>
