@@ -1,4 +1,6 @@
-// Consulta: a lookup that resolves, a CBU with a bad check digit or a stray letter, a valid CBU that is not found, and a full disk.
+// Consulta: a lookup that resolves, a CBU with a bad check digit or a stray letter, a valid CBU that is not found, and a full disk;
+// at 1024×640 the answer brought into view below the top bar; credits that ran out mid-session said once.
+import type { Locator, Page } from '@playwright/test';
 import { ACCOUNTS, BAD_CHECK_DIGIT_CBU, NOT_FOUND_CBU } from './data';
 import { DISK_FULL_MESSAGE } from '../src/main/core/db/disk-full';
 import { DATABASE_BUSY_MESSAGE } from '../src/main/core/db/database-busy';
@@ -317,4 +319,116 @@ test("an account whose directory record is damaged is said in Spanish, with the 
   await expect(error.getByTestId('credits-left')).toHaveCount(0);
   await page.getByTestId('lang-switch').click();
   await expect(error).toContainText("The directory's record of this account cannot be read (it is damaged in Titular's database); import the directory again");
+});
+
+/** Where `target` sits against the sticky top bar and the window's bottom edge: 'in view', or why not. */
+async function placement(page: Page, target: Locator): Promise<string> {
+  const bar = await page.locator('.topbar').boundingBox();
+  const box = await target.boundingBox();
+  const height = page.viewportSize()?.height ?? 0;
+  if (!bar || !box) return 'not on screen';
+  const barBottom = bar.y + bar.height;
+  if (box.y < barBottom) return `under the top bar (top ${Math.round(box.y)} px, bar to ${Math.round(barBottom)} px)`;
+  if (box.y + box.height > height) return `below the fold (bottom ${Math.round(box.y + box.height)} px of ${height})`;
+  return 'in view';
+}
+
+/** Scrolls the page (it scrolls inside .main, not the window) to its end, where "Consultar" is at this size. */
+async function scrollToEnd(page: Page): Promise<void> {
+  await page.locator('.main').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+}
+
+test('at 1024×640 an answer is brought into view below the top bar, said to screen readers, and keyboard focus is not taken', async ({ page, state }) => {
+  await page.setViewportSize({ width: 1024, height: 640 });
+  await openApp(page, state);
+  const input = page.getByTestId('lookup-input');
+  const submit = page.getByTestId('lookup-submit');
+  await input.fill(NOT_FOUND_CBU);
+  // The live check's panel pushes "Consultar" below the fold; scrolled down to it, the place where
+  // the answer appears (the top of the right column) is under the sticky top bar.
+  await expect(submit).not.toBeInViewport();
+  await scrollToEnd(page);
+  await expect(submit).toBeInViewport();
+  expect(await placement(page, page.locator('.lookup-side'))).toMatch(/^under the top bar/);
+
+  // Clicked: a PA011 banner, its sentence in view, not just its chip peeking out under the bar.
+  const answered = page.waitForResponse((r) => r.url().endsWith('/bridge/lookup.account') && r.request().method() === 'POST');
+  await submit.click();
+  await answered;
+  const error = page.getByTestId('lookup-error');
+  await expect(error).toContainText('No encontramos ninguna cuenta para ese identificador.');
+  await expect.poll(() => placement(page, error.locator('.banner-title'))).toBe('in view');
+  // The clicked button is disabled while the lookup runs, which drops focus to <body>: the answer
+  // takes it (read by a screen reader; Tab goes on from there; a stray Enter there charges nothing).
+  await expect(page.getByTestId('lookup-answer')).toBeFocused();
+
+  // A result, asked from the keyboard: brought into view too, while focus stays in the input.
+  await input.fill(ACCOUNTS.nacion.cbu);
+  await scrollToEnd(page);
+  expect(await placement(page, page.locator('.lookup-side'))).toMatch(/^under the top bar/);
+  const resolved = page.waitForResponse((r) => r.url().endsWith('/bridge/lookup.account') && r.request().method() === 'POST');
+  await input.press('Enter');
+  await resolved;
+  const result = page.getByTestId('lookup-result');
+  await expect(result).toContainText(ACCOUNTS.nacion.holder);
+  await expect.poll(() => placement(page, result.locator('.result-title'))).toBe('in view');
+  await expect(input).toBeFocused();
+  // Focus stayed where it was, so the result is announced instead (a polite status, said once).
+  await expect(page.getByTestId('lookup-announce')).toHaveText(`Resultado de la consulta: ${ACCOUNTS.nacion.holder}`);
+});
+
+test('credits that run out mid-session are said once, in words, without a developer code', async ({ page, state }) => {
+  // The core's answer when the balance ran out after the screen read it (another operator, a batch, an
+  // API client spent the last one): 402, nothing charged. From then on the balance reads 0.
+  let ranOut = false;
+  await page.route('**/bridge/lookup.account', async (route) => {
+    ranOut = true;
+    await route.fulfill({
+      json: {
+        ok: true,
+        value: {
+          status: 402,
+          body: {
+            success: false,
+            error: { code: 'INSUFFICIENT_CREDITS', message: 'No credits left for this product; purchase more to continue' },
+            credits_remaining: 0,
+            request_id: 'req_0123456789abcdef0123456789abcdef',
+          },
+        },
+      },
+    });
+  });
+  await page.route('**/bridge/balance.get', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    if (ranOut) for (const b of json.value.balances) if (b.productSlug === 'cbu') b.balance = 0;
+    await route.fulfill({ response, json });
+  });
+  await openApp(page, state);
+  await page.getByTestId('lookup-input').fill(ACCOUNTS.nacion.cbu);
+  await page.getByTestId('lookup-submit').click();
+
+  const error = page.getByTestId('lookup-error');
+  await expect(error).toHaveAttribute('data-error-code', 'INSUFFICIENT_CREDITS');
+  await expect(error).toHaveText('No te quedan créditos de Consulta CBU. Un administrador puede registrar una compra en Saldo.');
+  // An ordinary business condition, not a fault for support: no "INSUFFICIENT_CREDITS · 402" chip,
+  // and no "Te quedan 0 créditos" under a sentence that already says none are left.
+  await expect(error.locator('.code-chip')).toHaveCount(0);
+  await expect(error.getByTestId('credits-left')).toHaveCount(0);
+  // The balance the lookup refreshed reads 0: the button is disabled, and the reason is said once on
+  // the screen (the banner beside it), not again under the button.
+  await expect(page.locator('.cost-note')).toContainText('Disponibles: 0');
+  await expect(page.getByTestId('lookup-submit')).toBeDisabled();
+  await expect(page.getByText(/No te quedan créditos/)).toHaveCount(1);
+  await page.getByTestId('lang-switch').click();
+  await expect(error).toHaveText('No CBU Lookup credits left. An admin can record a purchase in Balance.');
+  await expect(page.getByText(/credits left/)).toHaveCount(1);
+  await page.getByTestId('lang-switch').click();
+
+  // Another identifier typed: the banner goes with the lookup it answered, and the note under the
+  // disabled button says why, still once.
+  await page.getByTestId('lookup-input').fill(ACCOUNTS.galicia.cbu);
+  await expect(error).toHaveCount(0);
+  await expect(page.getByTestId('lookup-no-credits')).toBeVisible();
+  await expect(page.getByText(/No te quedan créditos/)).toHaveCount(1);
 });

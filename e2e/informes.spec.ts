@@ -1,7 +1,8 @@
 // Informes: a credit report requested from Consulta's second tab and read on screen (subject,
 // situation per institution with its BCRA classification, amounts in thousands of pesos, period,
-// totals, bounced checks), a clean record, a CUIT with a bad check digit caught before any credit
-// is spent, and a CUIT without a report (PA011, charged). Saves e2e/screenshots/informe.png.
+// totals — the total debt in full pesos —, bounced checks), a clean record, a CUIT with a bad check
+// digit caught before any credit is spent, a CUIT without a report (PA011, charged), and credits that
+// ran out since the screen read them (said once, without a code). Saves e2e/screenshots/informe.png.
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { REPORTS } from './data';
@@ -47,8 +48,12 @@ test('a company with debts and bounced checks: subject, institutions, classifica
   await expect(rows.nth(2).getByTestId('classification')).toHaveText('1 · Normal');
   await expect(rows.nth(2).getByTestId('situation-amount')).toHaveText('9.800,00');
 
-  // Totals are computed on import: 48.200 + 9.800 + 1.250,5 thousand pesos at 3 institutions.
-  await expect(report.getByTestId('total-amount')).toHaveText('$ 59.250,50 mil');
+  // Totals are computed on import: 48.200 + 9.800 + 1.250,5 thousand pesos at 3 institutions. The
+  // total is said in full pesos: "$ 59.250,50 mil" was read as 59 thousand pesos, not 59 million.
+  await expect(report.getByTestId('total-amount')).toHaveText('$ 59.250.500,00');
+  // Only the table keeps the registry's unit, and says it in its header; the note under it says which is which.
+  await expect(report.locator('thead').first()).toContainText('Deuda (miles de $)');
+  await expect(report).toContainText('Deuda por entidad en miles de pesos, como la informa la Central de Deudores del BCRA; deuda total y cheques en pesos.');
   await expect(report.getByTestId('total-institutions')).toHaveText('3');
   await expect(report.getByTestId('worst-classification')).toHaveText('3 · Con problemas / Riesgo medio');
 
@@ -74,7 +79,8 @@ test('a company with debts and bounced checks: subject, institutions, classifica
   await page.getByTestId('lang-switch').click();
   await expect(rows.nth(0).getByTestId('situation-amount')).toHaveText('48,200.00');
   await expect(rows.nth(2).getByTestId('situation-amount')).toHaveText('9,800.00');
-  await expect(report.getByTestId('total-amount')).toHaveText('$59,250.50 thousand');
+  await expect(report.getByTestId('total-amount')).toHaveText('$59,250,500.00');
+  await expect(report).toContainText('total debt and checks in pesos');
   await expect(report.getByTestId('credits-left')).toContainText('Credit Report credits left');
   await page.getByTestId('lang-switch').click();
 
@@ -129,6 +135,8 @@ test('a valid CUIT without a report: PA011, and the credit it used is shown', as
   await requestReport(page, REPORTS.notFound.taxId);
   const error = page.getByTestId('report-error');
   await expect(error).toContainText('No encontramos un informe para ese CUIT/CUIL.');
+  // A not-found keeps its code, as a product code support can be told (unlike running out of credits).
+  await expect(error.locator('.code-chip')).toHaveText('PA011 · 404');
   await expect(error.getByTestId('credits-left')).toContainText(`Te quedan ${(before - 1).toLocaleString('es-AR')} créditos de Informe crediticio`);
   await expect(page.getByTestId('report-result')).toHaveCount(0);
   await expect(page.getByTestId('report-submit')).toHaveText('Pedir de nuevo (otro crédito)');
@@ -151,4 +159,50 @@ test('Historial shows credit reports under their own product view', async ({ pag
   await expect(page.getByTestId('history-product-cbu')).toHaveAttribute('aria-checked', 'true');
   await expect(page.locator('.skeleton')).toHaveCount(0);
   await expect(page.getByTestId('history-row').filter({ hasText: REPORTS.clean.taxId })).toHaveCount(0);
+});
+
+test('Informes credits that run out mid-session are said once, in words, without a developer code', async ({ page, state }) => {
+  // The core's 402 when the balance ran out after the screen read it: nothing charged; from then on
+  // the balance reads 0 (set only after the request, so that "Pedir informe" can be pressed).
+  let ranOut = false;
+  await page.route('**/bridge/lookup.creditReport', async (route) => {
+    ranOut = true;
+    await route.fulfill({
+      json: {
+        ok: true,
+        value: {
+          status: 402,
+          body: {
+            success: false,
+            error: { code: 'INSUFFICIENT_CREDITS', message: 'No credits left for this product; purchase more to continue' },
+            credits_remaining: 0,
+            request_id: 'req_0123456789abcdef0123456789abcdef',
+          },
+        },
+      },
+    });
+  });
+  await page.route('**/bridge/balance.get', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    if (ranOut) for (const b of json.value.balances) if (b.productSlug === 'informes') b.balance = 0;
+    await route.fulfill({ response, json });
+  });
+  await openApp(page, state);
+  await requestReport(page, REPORTS.clean.taxId);
+  const error = page.getByTestId('report-error');
+  await expect(error).toHaveAttribute('data-error-code', 'INSUFFICIENT_CREDITS');
+  await expect(error).toHaveText('No te quedan créditos de Informe crediticio. Un administrador puede registrar una compra en Saldo.');
+  // No "INSUFFICIENT_CREDITS · 402" chip (PA011 keeps its code), and no "Te quedan 0 créditos".
+  await expect(error.locator('.code-chip')).toHaveCount(0);
+  await expect(error.getByTestId('credits-left')).toHaveCount(0);
+  // The refreshed balance disables the button; the banner is the one place that says why.
+  await expect(page.getByTestId('report-submit')).toBeDisabled();
+  await expect(page.getByTestId('report-no-credits')).toHaveCount(0);
+  await expect(page.getByText(/No te quedan créditos/)).toHaveCount(1);
+  // Another CUIT typed: the banner goes, and the note under the form says it instead.
+  await page.getByTestId('report-input').fill(REPORTS.company.taxId);
+  await expect(error).toHaveCount(0);
+  await expect(page.getByTestId('report-no-credits')).toBeVisible();
+  await expect(page.getByText(/No te quedan créditos/)).toHaveCount(1);
 });

@@ -137,6 +137,8 @@ export const en: Messages = {
     creditsLeft: { one: '1 CBU Lookup credit left', other: '{n} CBU Lookup credits left' },
     creditsLeftReport: { one: '1 Credit Report credit left', other: '{n} Credit Report credits left' },
     resultTitle: 'Lookup result',
+    // Said by a polite status line when a result arrives ({name}: its holders, "A and B"; no final period: "S.A.").
+    resultAnnounce: 'Lookup result: {name}',
     holders: 'Holders',
     holderOne: 'Holder',
     individual: 'Individual',
@@ -192,7 +194,6 @@ export const en: Messages = {
     checkPaid: 'Status',
     paid: 'Paid',
     unpaid: 'Unpaid',
-    thousands: '{amount} thousand',
     // BCRA debtor classification: the commercial wording / the consumer wording.
     classes: {
       c1: '1 · Normal',
@@ -205,7 +206,9 @@ export const en: Messages = {
     eyebrow: 'Credit report · BCRA debtor registry',
     noDebts: 'No debts',
     unpaidCount: { one: '1 unpaid', other: '{n} unpaid' },
-    amountsNote: 'Debts in thousands of pesos, as the BCRA debtor registry reports them; checks in pesos.',
+    // The total is shown in full pesos; only the table per institution keeps the registry's thousands.
+    amountsNoteTotal: 'Debt per institution in thousands of pesos, as the BCRA debtor registry reports it; total debt and checks in pesos.',
+    resultAnnounce: 'Credit report for {name}',
     emptyTitle: 'Credit report',
     emptyBody: 'Enter a CUIT or CUIL to see debts per institution, BCRA classification and bounced checks.',
   },

@@ -139,6 +139,8 @@ export const es = {
     creditsLeft: { one: 'Te queda 1 crédito de Consulta CBU', other: 'Te quedan {n} créditos de Consulta CBU' },
     creditsLeftReport: { one: 'Te queda 1 crédito de Informe crediticio', other: 'Te quedan {n} créditos de Informe crediticio' },
     resultTitle: 'Resultado de la consulta',
+    // Said by a polite status line when a result arrives ({name}: its holders, "A y B"; no final period: "S.A.").
+    resultAnnounce: 'Resultado de la consulta: {name}',
     holders: 'Titulares',
     holderOne: 'Titular',
     individual: 'Persona humana',
@@ -194,7 +196,6 @@ export const es = {
     checkPaid: 'Estado',
     paid: 'Pagado',
     unpaid: 'Impago',
-    thousands: '{amount} mil',
     // BCRA debtor classification: the commercial wording / the consumer wording.
     classes: {
       c1: '1 · Normal',
@@ -207,7 +208,9 @@ export const es = {
     eyebrow: 'Informe crediticio · Central de Deudores',
     noDebts: 'Sin deudas',
     unpaidCount: { one: '1 impago', other: '{n} impagos' },
-    amountsNote: 'Deudas en miles de pesos, como las informa la Central de Deudores del BCRA; cheques en pesos.',
+    // The total is shown in full pesos; only the table per institution keeps the registry's thousands.
+    amountsNoteTotal: 'Deuda por entidad en miles de pesos, como la informa la Central de Deudores del BCRA; deuda total y cheques en pesos.',
+    resultAnnounce: 'Informe crediticio de {name}',
     emptyTitle: 'Informe crediticio',
     emptyBody: 'Ingresá un CUIT o CUIL para ver deudas por entidad, clasificación BCRA y cheques rechazados.',
   },

@@ -29,6 +29,15 @@ export function answerCostACredit(mutation: { isSuccess: boolean; error: unknown
   return isIpcCallError(mutation.error) && mutation.error.creditsRemaining !== undefined && mutation.error.code !== 'INSUFFICIENT_CREDITS';
 }
 
+/**
+ * A lookup refused because the product's credits ran out (402). An ordinary business condition, not a
+ * fault: the screens say it in the product's own words, without the code chip that PA006, PA011 and
+ * GE500 keep for support, and once (the note under the disabled button steps aside while it shows).
+ */
+export function outOfCredits(error: unknown): boolean {
+  return isIpcCallError(error) && error.code === 'INSUFFICIENT_CREDITS';
+}
+
 /** A message of the server in the screen's language: Spanish where this app knows it, else as it came. */
 export function serverMessage(message: string, m: Messages): { text: string; inEnglish: boolean } {
   if (!m.locale.startsWith('es')) return { text: message, inEnglish: false };

@@ -7,10 +7,10 @@ import { tpl, useI18n } from '../i18n';
 import { formatAccountNumber, formatTaxId, looksLikeCbu, looksLikeMistypedCbu } from '../lib/format';
 import { Badge, Card, EmptyState, ErrorBanner, PageHeader, Spinner } from '../components/ui';
 import { CopyButton } from '../components/CopyButton';
-import { ResultFoot } from '../components/ResultFoot';
+import { NoCreditsBanner, ResultFoot, answerArrival, useRevealAnswer } from '../components/ResultFoot';
 import { IconAlert, IconBank, IconCheck, IconReport, IconSearch, IconX } from '../components/Icons';
 import { CreditReportPanel } from './CreditReport';
-import { answerCostACredit } from '../lib/errors';
+import { answerCostACredit, outOfCredits } from '../lib/errors';
 
 type TypeMode = 'auto' | 'cbu' | 'alias';
 type Tab = 'account' | 'report';
@@ -96,6 +96,12 @@ function AccountLookup() {
   const asked = lookup.variables;
   const current = !!asked && asked.type === check.type && asked.identifier === identifierOf(raw, check.type);
   const creditsLeft = lookup.data?.credits_remaining ?? lookup.error?.creditsRemaining;
+  // Credits ran out since the balance was read: the banner beside the button says so, and the note
+  // under the button (the same sentence) steps aside while it shows, so it is said once.
+  const noCreditsAnswer = lookup.isError && current && outOfCredits(lookup.error);
+  // Brought into view (and focused, if focus was lost) when it arrives; see useRevealAnswer.
+  const answerBox = useRevealAnswer(answerArrival(lookup));
+  const holders = lookup.data && current ? lookup.data.data.holders.map((h) => h.full_name) : [];
 
   const modes: { value: TypeMode; label: string }[] = [
     { value: 'auto', label: m.lookup.typeAuto },
@@ -173,7 +179,8 @@ function AccountLookup() {
                     <Check state={check.alias.lengthOk} label={plural(check.alias.length, m.lookup.aliasLength)} okText={m.lookup.ruleOk} badText={m.lookup.ruleBad} />
                   </ul>
                 ) : null}
-                {check.valid && available === 0 ? (
+                {/* Said once: while the answer's banner says the credits ran out, the note steps aside. */}
+                {check.valid && noCreditsAnswer ? null : check.valid && available === 0 ? (
                   <p className="feedback-error" data-testid="lookup-no-credits">
                     <IconAlert size={15} /> {m.lookup.noCredits}
                   </p>
@@ -208,22 +215,34 @@ function AccountLookup() {
       </Card>
 
       <div className="lookup-side">
+        {/* A result is said to screen readers here, politely, wherever focus is (a banner is an alert). */}
+        <p className="sr-only" role="status" data-testid="lookup-announce">
+          {holders.length > 0 ? tpl(m.lookup.resultAnnounce, { name: new Intl.ListFormat(m.locale, { type: 'conjunction' }).format(holders) }) : ''}
+        </p>
         {lookup.isError && current ? (
-          <ErrorBanner
-            error={lookup.error}
-            context="account"
-            testId="lookup-error"
-            extra={
-              creditsLeft !== undefined ? (
-                <div className="banner-credits" data-testid="credits-left" data-credits={creditsLeft}>
-                  {plural(creditsLeft, m.lookup.creditsLeft)}
-                </div>
-              ) : null
-            }
-          />
+          <div ref={answerBox} className="lookup-answer" tabIndex={-1} data-testid="lookup-answer">
+            {noCreditsAnswer ? (
+              <NoCreditsBanner message={m.lookup.noCredits} testId="lookup-error" />
+            ) : (
+              <ErrorBanner
+                error={lookup.error}
+                context="account"
+                testId="lookup-error"
+                extra={
+                  creditsLeft !== undefined ? (
+                    <div className="banner-credits" data-testid="credits-left" data-credits={creditsLeft}>
+                      {plural(creditsLeft, m.lookup.creditsLeft)}
+                    </div>
+                  ) : null
+                }
+              />
+            )}
+          </div>
         ) : null}
         {lookup.data && current ? (
-          <LookupResultCard data={lookup.data.data} requestId={lookup.data.request_id} creditsLeft={lookup.data.credits_remaining} />
+          <div ref={answerBox} className="lookup-answer" data-testid="lookup-answer">
+            <LookupResultCard data={lookup.data.data} requestId={lookup.data.request_id} creditsLeft={lookup.data.credits_remaining} />
+          </div>
         ) : lookup.isPending && current ? (
           <ResultSkeleton />
         ) : !(lookup.isError && current) ? (
@@ -282,7 +301,8 @@ export function LookupResultCard({ data, requestId, creditsLeft }: { data: Looku
   return (
     <Card className="result-card" testId="lookup-result">
       <div className="result-head">
-        <div>
+        {/* The answer's head: scrolled into view, and focused when focus was lost (useRevealAnswer). */}
+        <div data-answer-head tabIndex={-1}>
           <div className="eyebrow">{m.lookup.resultTitle}</div>
           <div className="result-title">{data.holders[0]?.full_name ?? m.common.none}</div>
         </div>

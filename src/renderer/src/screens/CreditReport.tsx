@@ -6,10 +6,10 @@ import type { CreditReport } from '../../../shared/api/credit';
 import { useBalance, useCreditReport } from '../api/hooks';
 import { tpl, useI18n } from '../i18n';
 import { formatTaxId } from '../lib/format';
-import { answerCostACredit } from '../lib/errors';
+import { answerCostACredit, outOfCredits } from '../lib/errors';
 import { Badge, Card, EmptyState, ErrorBanner, Spinner } from '../components/ui';
 import { CopyButton } from '../components/CopyButton';
-import { ResultFoot } from '../components/ResultFoot';
+import { NoCreditsBanner, ResultFoot, answerArrival, useRevealAnswer } from '../components/ResultFoot';
 import { IconAlert, IconCheck, IconReport } from '../components/Icons';
 
 type Situation = CreditReport['situations'][number];
@@ -45,6 +45,10 @@ export function CreditReportPanel() {
   // one, it is hidden rather than shown beside a number it does not describe.
   const current = analysis.ok && report.variables?.tax_id === analysis.taxId;
   const noCredits = available === 0;
+  // As in the account lookup: credits that ran out since the balance was read are said by the banner,
+  // and the note under the form steps aside while it shows, so the sentence is said once.
+  const noCreditsAnswer = report.isError && current && outOfCredits(report.error);
+  const answerBox = useRevealAnswer(answerArrival(report));
 
   return (
     <div className="report-layout">
@@ -82,29 +86,41 @@ export function CreditReportPanel() {
             {available !== undefined ? <p className={`cost-note ${noCredits ? 'is-empty' : ''}`}>{tpl(m.report.costNote, { n: num(available) })}</p> : null}
           </div>
           {/* As in the account lookup: why "Pedir informe" is disabled, before anyone wonders. */}
-          {noCredits ? (
+          {noCredits && !noCreditsAnswer ? (
             <p className="feedback-error" data-testid="report-no-credits">
               <IconAlert size={15} /> {m.report.noCredits}
             </p>
           ) : null}
         </form>
       </Card>
+      {/* A report is said to screen readers here, politely, wherever focus is (a banner is an alert). */}
+      <p className="sr-only" role="status" data-testid="report-announce">
+        {report.data && current ? tpl(m.report.resultAnnounce, { name: report.data.data.subject.full_name }) : ''}
+      </p>
       {report.isError && current ? (
-        <ErrorBanner
-          error={report.error}
-          context="report"
-          testId="report-error"
-          extra={
-            creditsLeft !== undefined ? (
-              <div className="banner-credits" data-testid="credits-left">
-                {plural(creditsLeft, m.lookup.creditsLeftReport)}
-              </div>
-            ) : null
-          }
-        />
+        <div ref={answerBox} className="lookup-answer" tabIndex={-1} data-testid="report-answer">
+          {noCreditsAnswer ? (
+            <NoCreditsBanner message={m.report.noCredits} testId="report-error" />
+          ) : (
+            <ErrorBanner
+              error={report.error}
+              context="report"
+              testId="report-error"
+              extra={
+                creditsLeft !== undefined ? (
+                  <div className="banner-credits" data-testid="credits-left">
+                    {plural(creditsLeft, m.lookup.creditsLeftReport)}
+                  </div>
+                ) : null
+              }
+            />
+          )}
+        </div>
       ) : null}
       {report.data && current ? (
-        <CreditReportCard report={report.data.data} creditsLeft={report.data.credits_remaining} requestId={report.data.request_id} />
+        <div ref={answerBox} className="lookup-answer" data-testid="report-answer">
+          <CreditReportCard report={report.data.data} creditsLeft={report.data.credits_remaining} requestId={report.data.request_id} />
+        </div>
       ) : !(report.isError && current) ? (
         <Card className="empty-card">
           <EmptyState icon={<IconReport size={28} />} title={m.report.emptyTitle} body={m.report.emptyBody} />
@@ -130,6 +146,10 @@ export function CreditReportCard({ report, creditsLeft, requestId }: { report: C
   // not 48.200,5 above 9.800). Debts come in thousands of pesos, as the Central de Deudores reports them.
   const cents = { minimumFractionDigits: 2, maximumFractionDigits: 2 } as const;
   const pesos = (n: number) => num(n, { style: 'currency', currency: 'ARS', currencyDisplay: 'narrowSymbol', ...cents });
+  // The total (a sum of those thousands, src/shared/api/credit.ts) is said in full pesos: "$ 58.000,00
+  // mil" was 58 million pesos read at a glance as 58 thousand. Only the table, whose header says
+  // "miles de $", keeps the registry's unit. Rounded to the cent, so a float's tail never shows.
+  const totalPesos = Math.round(report.totals.amount * 1000 * 100) / 100;
   const s = report.subject;
   const situations = [...report.situations].sort(bySeverity);
   const checks = [...report.bounced_checks].sort(byDate);
@@ -137,7 +157,8 @@ export function CreditReportCard({ report, creditsLeft, requestId }: { report: C
   return (
     <Card className="result-card report-card" testId="report-result">
       <div className="result-head">
-        <div>
+        {/* The answer's head: scrolled into view, and focused when focus was lost (useRevealAnswer). */}
+        <div data-answer-head tabIndex={-1}>
           <div className="eyebrow">{m.report.eyebrow}</div>
           <div className="result-title" data-testid="report-subject">
             {s.full_name}
@@ -163,8 +184,7 @@ export function CreditReportCard({ report, creditsLeft, requestId }: { report: C
         <div className="stat">
           <div className="stat-label">{m.report.totalAmount}</div>
           <div className="stat-value" data-testid="total-amount">
-            {/* "$ 0,00", not "$ 0,00 mil": nothing owed needs no unit. */}
-            {report.totals.amount === 0 ? pesos(0) : tpl(m.report.thousands, { amount: pesos(report.totals.amount) })}
+            {pesos(totalPesos)}
           </div>
         </div>
         <div className="stat">
@@ -260,7 +280,7 @@ export function CreditReportCard({ report, creditsLeft, requestId }: { report: C
           </table>
         </div>
       )}
-      <p className="muted small report-note">{m.report.amountsNote}</p>
+      <p className="muted small report-note">{m.report.amountsNoteTotal}</p>
       <ResultFoot creditsLeft={creditsLeft} credits={m.lookup.creditsLeftReport} requestId={requestId} />
     </Card>
   );
