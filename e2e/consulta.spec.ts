@@ -5,7 +5,7 @@ import { ACCOUNTS, BAD_CHECK_DIGIT_CBU, NOT_FOUND_CBU } from './data';
 import { DISK_FULL_MESSAGE } from '../src/main/core/db/disk-full';
 import { DATABASE_BUSY_MESSAGE } from '../src/main/core/db/database-busy';
 import { DAMAGED_ACCOUNT_MESSAGE } from '../src/main/core/directory/directory';
-import { expect, goTo, lookup, openApp, readBalance, test } from './fixtures';
+import { creditsRunOutOn, expect, goTo, lookup, openApp, readBalance, test } from './fixtures';
 
 test('a CBU in the directory shows holder, CUIL, bank and account type, and uses one credit', async ({ page, state }) => {
   await openApp(page, state, 'admin', 'saldo');
@@ -378,32 +378,7 @@ test('at 1024×640 an answer is brought into view below the top bar, said to scr
 });
 
 test('credits that run out mid-session are said once, in words, without a developer code', async ({ page, state }) => {
-  // The core's answer when the balance ran out after the screen read it (another operator, a batch, an
-  // API client spent the last one): 402, nothing charged. From then on the balance reads 0.
-  let ranOut = false;
-  await page.route('**/bridge/lookup.account', async (route) => {
-    ranOut = true;
-    await route.fulfill({
-      json: {
-        ok: true,
-        value: {
-          status: 402,
-          body: {
-            success: false,
-            error: { code: 'INSUFFICIENT_CREDITS', message: 'No credits left for this product; purchase more to continue' },
-            credits_remaining: 0,
-            request_id: 'req_0123456789abcdef0123456789abcdef',
-          },
-        },
-      },
-    });
-  });
-  await page.route('**/bridge/balance.get', async (route) => {
-    const response = await route.fetch();
-    const json = await response.json();
-    if (ranOut) for (const b of json.value.balances) if (b.productSlug === 'cbu') b.balance = 0;
-    await route.fulfill({ response, json });
-  });
+  await creditsRunOutOn(page, 'lookup.account', 'cbu');
   await openApp(page, state);
   await page.getByTestId('lookup-input').fill(ACCOUNTS.nacion.cbu);
   await page.getByTestId('lookup-submit').click();

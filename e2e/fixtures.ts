@@ -92,3 +92,35 @@ export async function apiGet(state: E2eState, pathAndQuery: string, key: string)
   }
   return { status: response.status, body };
 }
+
+/**
+ * The core's answer when the balance ran out after the screen read it (another operator, a batch, an
+ * API client spent the last one): `channel` answers 402, nothing charged, and from then on the
+ * product's balance reads 0 (only after the request, so that the screen's button can be pressed).
+ */
+export async function creditsRunOutOn(page: Page, channel: 'lookup.account' | 'lookup.creditReport', product: 'cbu' | 'informes'): Promise<void> {
+  let ranOut = false;
+  await page.route(`**/bridge/${channel}`, async (route) => {
+    ranOut = true;
+    await route.fulfill({
+      json: {
+        ok: true,
+        value: {
+          status: 402,
+          body: {
+            success: false,
+            error: { code: 'INSUFFICIENT_CREDITS', message: 'No credits left for this product; purchase more to continue' },
+            credits_remaining: 0,
+            request_id: 'req_0123456789abcdef0123456789abcdef',
+          },
+        },
+      },
+    });
+  });
+  await page.route('**/bridge/balance.get', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    if (ranOut) for (const b of json.value.balances) if (b.productSlug === product) b.balance = 0;
+    await route.fulfill({ response, json });
+  });
+}

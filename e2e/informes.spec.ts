@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { REPORTS } from './data';
-import { expect, goTo, openApp, readBalance, test, showBalance } from './fixtures';
+import { creditsRunOutOn, expect, goTo, openApp, readBalance, test, showBalance } from './fixtures';
 
 const SCREENSHOT = path.join(__dirname, 'screenshots', 'informe.png');
 
@@ -162,32 +162,7 @@ test('Historial shows credit reports under their own product view', async ({ pag
 });
 
 test('Informes credits that run out mid-session are said once, in words, without a developer code', async ({ page, state }) => {
-  // The core's 402 when the balance ran out after the screen read it: nothing charged; from then on
-  // the balance reads 0 (set only after the request, so that "Pedir informe" can be pressed).
-  let ranOut = false;
-  await page.route('**/bridge/lookup.creditReport', async (route) => {
-    ranOut = true;
-    await route.fulfill({
-      json: {
-        ok: true,
-        value: {
-          status: 402,
-          body: {
-            success: false,
-            error: { code: 'INSUFFICIENT_CREDITS', message: 'No credits left for this product; purchase more to continue' },
-            credits_remaining: 0,
-            request_id: 'req_0123456789abcdef0123456789abcdef',
-          },
-        },
-      },
-    });
-  });
-  await page.route('**/bridge/balance.get', async (route) => {
-    const response = await route.fetch();
-    const json = await response.json();
-    if (ranOut) for (const b of json.value.balances) if (b.productSlug === 'informes') b.balance = 0;
-    await route.fulfill({ response, json });
-  });
+  await creditsRunOutOn(page, 'lookup.creditReport', 'informes');
   await openApp(page, state);
   await requestReport(page, REPORTS.clean.taxId);
   const error = page.getByTestId('report-error');

@@ -56,6 +56,16 @@ test('a narrow window (1024 px) keeps the screens wide: icon-only navigation tha
   await expect(page.locator('h1.page-title')).toHaveText('Historial de consultas');
 });
 
+test('a large monitor (1920 px) gives the screens more width, not an empty half', async ({ page, state }) => {
+  await page.setViewportSize({ width: 1920, height: 1000 });
+  await openApp(page, state, 'admin', 'historial');
+  const content = (await page.locator('.content').boundingBox())!;
+  const sidebar = (await page.locator('.sidebar').boundingBox())!;
+  // At most 1,440 px of screen, and most of what the sidebar leaves (1,140 px before: 66 %).
+  expect(content.width).toBeGreaterThan(0.8 * (1920 - sidebar.width));
+  expect(content.width).toBeLessThanOrEqual(1440);
+});
+
 test('the navigation moves between the five screens', async ({ page, state }) => {
   await openApp(page, state);
   const screens = [

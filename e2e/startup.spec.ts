@@ -68,6 +68,18 @@ async function stop(server: Server | null): Promise<void> {
   if (server.child.exitCode === null) server.child.kill('SIGKILL');
 }
 
+/** A desktop channel called as the screen calls it (its session from the page), answering the HTTP status. */
+function bridgeStatus(page: Page, channel: string, body: unknown): Promise<number> {
+  return page.evaluate(
+    async ([name, payload]) => {
+      const token = window.sessionStorage.getItem('titular.session');
+      const response = await fetch(`/bridge/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Session ${token}` }, body: JSON.stringify(payload) });
+      return response.status;
+    },
+    [channel, body] as const,
+  );
+}
+
 async function shoot(page: Page, name: string): Promise<void> {
   await expect(page.locator('.skeleton')).toHaveCount(0);
   await page.evaluate(() => document.fonts.ready);
@@ -271,15 +283,7 @@ test('a lookup sent to the remote API while the vault is locked says an administ
   await page.goto(server!.url);
   await expect(page.getByTestId('session-user')).toBeVisible();
   // What the main process's auto-lock does, with the remote API (set up above) answering CBU lookups.
-  const call = (channel: string, body: unknown) =>
-    page.evaluate(
-      async ([name, payload]) => {
-        const token = window.sessionStorage.getItem('titular.session');
-        const response = await fetch(`/bridge/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Session ${token}` }, body: JSON.stringify(payload) });
-        return response.status;
-      },
-      [channel, body] as const,
-    );
+  const call = (channel: string, body: unknown) => bridgeStatus(page, channel, body);
   expect(await call('credits.purchase', { product: 'cbu', amount: 10 })).toBe(200);
   expect(await call('settings.update', { resolvers: { cbu: 'remote' } })).toBe(200);
   expect(await call('vault.lock', {})).toBe(200);
@@ -299,15 +303,7 @@ test('a lookup sent to the remote API while the vault is locked says an administ
 test('a lookup sent to a remote API without its key says an administrator must set it up, not "try again"', async ({ page }) => {
   await page.goto(server!.url);
   await expect(page.getByTestId('session-user')).toBeVisible();
-  const call = (channel: string, body: unknown) =>
-    page.evaluate(
-      async ([name, payload]) => {
-        const token = window.sessionStorage.getItem('titular.session');
-        const response = await fetch(`/bridge/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Session ${token}` }, body: JSON.stringify(payload) });
-        return response.status;
-      },
-      [channel, body] as const,
-    );
+  const call = (channel: string, body: unknown) => bridgeStatus(page, channel, body);
   // The key stored above is taken away (so nothing is sent to the example API), then put back.
   expect(await call('settings.setUpstreamKey', { key: '' })).toBe(200);
   expect(await call('settings.update', { resolvers: { cbu: 'remote' } })).toBe(200);
