@@ -54,31 +54,31 @@ export function rowStatus(row: ExportRow): BulkRowStatus {
 }
 
 function bulkCsvRow(row: ExportRow, dialect: CsvDialect, damaged: DamagedAnswers | undefined): string {
-  const status = rowStatus(row);
-  const data = answerOf(row, damaged);
-  const first = row.firstRow === row.row;
-  const holders = holdersOf(data);
+  const result = resultRow(row);
+  // Exported without its holders and bank, and counted for the caller to say (history/stored-answer.ts).
+  if (result.damaged) damaged?.note(row.lookupId ?? '', row.row);
   return dialect.row([
     row.row,
     row.raw,
     row.identifier ?? '',
     row.key ? row.key.slice(0, row.key.indexOf(':')) : '',
-    dialect.word(status),
+    dialect.word(result.status),
     row.httpStatus ?? '',
+    // Also a pending row's last code (a GE500 to retry), which the screen does not show.
     row.code ?? '',
-    dialect.message(status === 'INVALID' ? (row.invalid ?? '') : errorMessage(data)),
-    first && status !== 'PENDING' ? (row.creditConsumed ?? 0) : 0,
-    row.firstRow !== null && !first ? row.firstRow : '',
-    holders.map((h) => h.name).join('; '),
-    holders.map((h) => h.taxId).join('; '),
-    bankOf(data),
+    dialect.message(result.message ?? ''),
+    result.creditConsumed,
+    result.duplicateOfRow ?? '',
+    result.holders.map((h) => h.name).join('; '),
+    result.holders.map((h) => h.taxId).join('; '),
+    result.bank ?? '',
     row.lookupId ?? '',
   ]);
 }
 
 /**
  * The rows after row `afterRow` (at most `limit`) as the desktop's results table shows them, and the
- * row to ask after for the next page (null at the end). The same facts as the CSV's rows.
+ * row to ask after for the next page (null at the end). The CSV's rows are made from the same facts.
  */
 export function bulkResultPage(store: BulkJobStore, jobId: string, afterRow: number, limit: number): { rows: BulkResultRow[]; next: number | null } {
   const page = store.exportPage(jobId, afterRow, limit + 1);
@@ -86,6 +86,7 @@ export function bulkResultPage(store: BulkJobStore, jobId: string, afterRow: num
   return { rows, next: page.length > limit ? rows.at(-1)!.row : null };
 }
 
+/** What a row says: its outcome, its charge (the first of its identifier's rows pays), holders and bank. */
 function resultRow(row: ExportRow): BulkResultRow {
   const status = rowStatus(row);
   const answer = row.responseData ? storedObject(row.responseData) : null;
@@ -106,15 +107,6 @@ function resultRow(row: ExportRow): BulkResultRow {
     bank: bank || null,
     damaged,
   };
-}
-
-/** The stored answer of the row's lookup; null when it has none yet, or when it cannot be read (then counted). */
-function answerOf(row: ExportRow, damaged: DamagedAnswers | undefined): Record<string, unknown> | null {
-  if (!row.responseData) return null;
-  const answer = storedObject(row.responseData);
-  if (!isDamaged(answer)) return answer;
-  damaged?.note(row.lookupId ?? '', row.row);
-  return null;
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
