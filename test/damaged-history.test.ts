@@ -145,5 +145,9 @@ describe('a history entry whose stored answer cannot be read', () => {
 
     const desktop = await value('bulk.exportCsv', { id: jobId, language: 'en' });
     expect(desktop.damaged).toEqual({ count: 1, firstId: walletLookup, firstRow: 3 });
+    // The screen's results: the row marked, without holders or bank; the others as they were.
+    const results = await value('bulk.results', { id: jobId });
+    expect(results.rows.find((r: { row: number }) => r.row === 3)).toMatchObject({ status: 'SUCCESS', damaged: true, holders: [], bank: null, creditConsumed: 1 });
+    expect(results.rows.find((r: { row: number }) => r.row === 2)).toMatchObject({ damaged: false, holders: [{ name: 'Lucía Luna' }] });
   }, TIMEOUT_MS);
 });
