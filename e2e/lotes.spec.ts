@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { ACCOUNTS, BAD_CHECK_DIGIT_CBU, NOT_FOUND_CBU } from './data';
+import { ACCOUNTS, BAD_CHECK_DIGIT_CBU, NOT_FOUND_CBU, REPORTS } from './data';
 import { DISK_FULL_MESSAGE } from '../src/main/core/db/disk-full';
 import { expect, goTo, openApp, overflowingTables, readBalance, test, showBalance } from './fixtures';
 import { wcagViolations } from './axe';
@@ -94,10 +94,12 @@ test('paste a list, review it, run it to 100 % and export the results', async ({
 
   // The results on screen, row by row in the list's order, as the export has them (in Spanish).
   await panel.getByTestId('bulk-results-toggle').click();
-  const results = panel.getByTestId('bulk-result-row');
+  // Below the panels, the screen's full width: holders' names need the room.
+  const card = page.getByTestId('bulk-results');
+  const results = card.getByTestId('bulk-result-row');
   await expect(results).toHaveCount(list.length);
-  await expect(panel.getByTestId('bulk-results-shown')).toHaveText(`${list.length} de ${list.length} filas`);
-  await expect(panel.getByTestId('bulk-results-more')).toHaveCount(0);
+  await expect(card.getByTestId('bulk-results-shown')).toHaveText(`${list.length} de ${list.length} filas`);
+  await expect(card.getByTestId('bulk-results-more')).toHaveCount(0);
   await expect(results.nth(0)).toHaveAttribute('data-status', 'SUCCESS');
   await expect(results.nth(0)).toContainText('Encontrado');
   await expect(results.nth(0)).toContainText(ACCOUNTS.nacion.holder);
@@ -108,12 +110,13 @@ test('paste a list, review it, run it to 100 % and export the results', async ({
   await expect(results.nth(2)).toContainText('Repite la fila 2 (sin otro cargo)');
   await expect(results.nth(2)).not.toContainText(ACCOUNTS.galicia.holder);
   await expect(results.nth(6)).toHaveAttribute('data-status', 'ERROR');
+  // Its Resultado says it all: no sentence repeated on every not-found row of a long list.
   await expect(results.nth(6)).toContainText('PA011 Sin resultados');
-  await expect(results.nth(6)).toContainText('No encontramos ninguna cuenta para ese identificador.');
+  await expect(results.nth(6)).not.toContainText('No encontramos');
   await expect(results.nth(7)).toHaveAttribute('data-status', 'INVALID');
   await expect(results.nth(7)).toContainText('El dígito verificador del segundo bloque (dígito 22) del CBU no es válido.');
   await panel.getByTestId('bulk-results-toggle').click();
-  await expect(panel.getByTestId('bulk-results')).toHaveCount(0);
+  await expect(card).toHaveCount(0);
 
   // The export: one row per pasted line, in order, with status and code.
   const downloading = page.waitForEvent('download');
@@ -136,31 +139,61 @@ test('paste a list, review it, run it to 100 % and export the results', async ({
   await expect.poll(() => readBalance(page, 'cbu')).toBe(before - 9);
 });
 
-test('the results of a long batch come 50 rows at a time, the rest on asking, and fit the panel at 1024, 1280 and 1920 px', async ({ page, state }) => {
+test('the results of a long batch come 50 rows at a time, the rest on asking, and fit the screen at 1024, 1280 and 1920 px', async ({ page, state }) => {
   await openApp(page, state, 'admin', 'lotes');
-  // 55 rows of one account (one lookup, one credit) and an invalid one.
-  const panel = await prepare(page, [...Array.from({ length: 55 }, () => ACCOUNTS.company.cbu), BAD_CHECK_DIGIT_CBU]);
+  // 55 rows of one account (one lookup, one credit), another account, and an invalid one.
+  const panel = await prepare(page, [...Array.from({ length: 55 }, () => ACCOUNTS.company.cbu), ACCOUNTS.nacion.cbu, BAD_CHECK_DIGIT_CBU]);
   await expect(panel.getByTestId('bulk-results-toggle')).toHaveCount(0);
   await runToEnd(page, panel);
   await panel.getByTestId('bulk-results-toggle').click();
-  const results = panel.getByTestId('bulk-result-row');
+  const card = page.getByTestId('bulk-results');
+  const results = card.getByTestId('bulk-result-row');
   await expect(results).toHaveCount(50);
-  await expect(panel.getByTestId('bulk-results-shown')).toHaveText('50 de 56 filas');
-  await panel.getByTestId('bulk-results-more').click();
-  await expect(results).toHaveCount(56);
-  await expect(panel.getByTestId('bulk-results-more')).toHaveCount(0);
+  await expect(card.getByTestId('bulk-results-shown')).toHaveText('50 de 57 filas');
+  await expect(results.nth(0)).toContainText('07202102 00000456789014');
+  // From the keyboard: once the last page is in, focus goes on to the first new row, not back to the page's start.
+  await card.getByTestId('bulk-results-more').focus();
+  await page.keyboard.press('Enter');
+  await expect(results).toHaveCount(57);
+  await expect(card.getByTestId('bulk-results-more')).toHaveCount(0);
+  await expect(results.nth(50)).toBeFocused();
   await expect(results.nth(54)).toContainText('Repite la fila 1');
-  await expect(results.nth(55)).toHaveAttribute('data-status', 'INVALID');
+  await expect(results.nth(55)).toContainText(ACCOUNTS.nacion.holder);
+  await expect(results.nth(56)).toHaveAttribute('data-status', 'INVALID');
   expect(await wcagViolations(page)).toEqual([]);
   for (const width of [1920, 1280, 1024]) {
     await page.setViewportSize({ width, height: 800 });
     expect(await overflowingTables(page), `${width} px`).toEqual([]);
+    // The holder's name whole, not cut at the table's edge.
+    const cut = await results.nth(55).locator('td').evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth + 1).length);
+    expect(cut, `${width} px`).toBe(0);
   }
+  // The column names stay in view while the rows scroll.
   await page.setViewportSize({ width: 1280, height: 800 });
+  const box = card.locator('.table-wrap');
+  await box.evaluate((el) => el.scrollTo(0, 400));
+  const head = (await card.locator('thead th').first().boundingBox())!;
+  const wrap = (await box.boundingBox())!;
+  expect(Math.abs(head.y - wrap.y)).toBeLessThanOrEqual(2);
+  await box.evaluate((el) => el.scrollTo(0, 0));
   // The picture: the results in the middle of the window, clear of the top bar.
-  await panel.getByTestId('bulk-results').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await card.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await page.mouse.move(0, 0);
   await page.screenshot({ path: path.join(__dirname, 'screenshots', 'lotes-resultados.png'), animations: 'disabled', caret: 'hide' });
+});
+
+test('an Informes batch says each report\'s figures: worst situation, total debt in pesos, bounced checks', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'lotes');
+  await page.getByTestId('bulk-product-informes').click();
+  const panel = await prepare(page, [REPORTS.company.taxId, REPORTS.clean.taxId]);
+  await runToEnd(page, panel);
+  await panel.getByTestId('bulk-results-toggle').click();
+  const card = page.getByTestId('bulk-results');
+  await expect(card.locator('thead')).toContainText('Informe o detalle');
+  const results = card.getByTestId('bulk-result-row');
+  await expect(results.nth(0)).toContainText(`${REPORTS.company.name} · ${REPORTS.company.taxId}`);
+  await expect(results.nth(0).getByTestId('bulk-result-report')).toHaveText('Peor situación: 3 · Deuda total $ 59.250.500,00 · Cheques rechazados: 2');
+  await expect(results.nth(1).getByTestId('bulk-result-report')).toHaveText('Sin deudas informadas · Deuda total $ 0,00');
 });
 
 test('a pasted CSV counts its rows, not its header, before and after the review', async ({ page, state }) => {

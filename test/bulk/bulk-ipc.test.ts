@@ -112,6 +112,7 @@ describe('bulk channels', () => {
       duplicateOfRow: null,
       holders: [{ name: 'Titular Lote 100', taxId: expect.stringMatching(/^27\d{9}$/) }],
       bank: expect.stringMatching(/\S/),
+      report: null,
       damaged: false,
     });
     const second = await value('bulk.results', { id, after: first.next }, operatorToken);

@@ -54,6 +54,11 @@ export const bulkResultRowSchema = z.object({
   /** The account holders, or a credit report's subject. */
   holders: z.array(z.object({ name: z.string(), taxId: z.string() })),
   bank: z.string().nullable(),
+  /**
+   * A credit report's figures (Informes jobs): the worst BCRA classification (null: no debts), the
+   * total debt in thousands of pesos as the report has it, and its bounced checks; null otherwise.
+   */
+  report: z.object({ worstClassification: z.number().int().nullable(), totalAmount: z.number(), bouncedChecks: z.number().int() }).nullable(),
   /** The lookup's stored answer cannot be read (history/stored-answer.ts): shown without holders and bank. */
   damaged: z.boolean(),
 });

@@ -105,7 +105,21 @@ function resultRow(row: ExportRow): BulkResultRow {
     duplicateOfRow: row.firstRow !== null && !first ? row.firstRow : null,
     holders: holdersOf(data),
     bank: bank || null,
+    report: reportOf(data),
     damaged,
+  };
+}
+
+/** A credit report's figures, read defensively from the stored answer (null for an account). */
+function reportOf(data: Record<string, unknown> | null): BulkResultRow['report'] {
+  const totals = object(data?.totals);
+  if (!totals) return null;
+  const worst = totals.worst_classification;
+  const checks = data?.bounced_checks;
+  return {
+    worstClassification: typeof worst === 'number' && Number.isInteger(worst) ? worst : null,
+    totalAmount: typeof totals.amount === 'number' ? totals.amount : 0,
+    bouncedChecks: Array.isArray(checks) ? checks.length : 0,
   };
 }
 

@@ -7,6 +7,7 @@ import type { Session } from '../App';
 import { Badge, Card, EmptyState, ErrorBanner, PageHeader, SkeletonRows } from '../components/ui';
 import { IconBulk } from '../components/Icons';
 import { JobPanel } from './lotes/JobPanel';
+import { JobResults } from './lotes/JobResults';
 import { NewJobCard } from './lotes/NewJobCard';
 import { STATUS_TONE, percentOf, shownStatus } from './lotes/job-status';
 import './lotes.css';
@@ -19,6 +20,8 @@ export function LotesScreen({ session }: { session: Session }) {
   const jobs = useBulkJobs();
   const [selected, setSelected] = useState<string | null>(null);
   const [runBefore, setRunBefore] = useState<RunBefore | null>(null);
+  // The batch whose results are open: shown below the panels, the screen's full width.
+  const [resultsOf, setResultsOf] = useState<string | null>(null);
   const current = selected ?? jobs.data?.jobs[0]?.id ?? null;
   return (
     <>
@@ -31,13 +34,19 @@ export function LotesScreen({ session }: { session: Session }) {
           }}
         />
         {current ? (
-          <JobPanel id={current} ranBefore={runBefore?.jobId === current ? runBefore.finishedAt : undefined} />
+          <JobPanel
+            id={current}
+            ranBefore={runBefore?.jobId === current ? runBefore.finishedAt : undefined}
+            resultsShown={resultsOf === current}
+            onToggleResults={() => setResultsOf((open) => (open === current ? null : current))}
+          />
         ) : (
           <Card className="empty-card">
             <EmptyState icon={<IconBulk size={28} />} title={m.bulk.emptyTitle} body={m.bulk.emptyBody} />
           </Card>
         )}
       </div>
+      {current && resultsOf === current ? <JobResults id={current} /> : null}
       <JobsTable jobs={jobs} selected={current} onSelect={setSelected} showUser={session.user.role === 'admin'} />
     </>
   );

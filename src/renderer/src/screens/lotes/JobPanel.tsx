@@ -12,12 +12,14 @@ import { IconAlert, IconCheck, IconDownload } from '../../components/Icons';
 import { downloadCsv } from '../../lib/download-csv';
 import { screenTimeZone } from '../../lib/time-zone';
 import { STATUS_TONE, percentOf, shownStatus, type Shown } from './job-status';
-import { JobResults } from './JobResults';
 
 const RESUMABLE: readonly Shown[] = ['paused', 'out_of_credits', 'interrupted'];
 
-/** `ranBefore`: set when this list was already run to the end (its finish time), so starting it charges again. */
-export function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | null }) {
+/**
+ * `ranBefore`: set when this list was already run to the end (its finish time), so starting it charges again.
+ * `resultsShown`/`onToggleResults`: the results' card (JobResults), which the screen shows below, full width.
+ */
+export function JobPanel({ id, ranBefore, resultsShown, onToggleResults }: { id: string; ranBefore?: string | null; resultsShown: boolean; onToggleResults: () => void }) {
   const { m, num, dateTime, lang, plural } = useI18n();
   const toast = useToast();
   const query = useBulkJob(id);
@@ -27,7 +29,6 @@ export function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | n
   const cancel = useCancelBulkJob();
   const exporter = useExportBulkJob();
   const [showInvalid, setShowInvalid] = useState(false);
-  const [showResults, setShowResults] = useState(false);
   const [confirmCancel, setConfirmCancel] = useState(false);
 
   if (query.isError) return <ErrorBanner error={query.error} testId="bulk-job-error" onRetry={() => void query.refetch()} />;
@@ -199,8 +200,8 @@ export function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | n
         ) : null}
         {/* Once something was looked up and the run is over (a running batch's rows still change). */}
         {p.done > 0 && !job.active ? (
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setShowResults((v) => !v)} aria-expanded={showResults} data-testid="bulk-results-toggle">
-            {showResults ? m.bulk.hideResults : m.bulk.showResults}
+          <button type="button" className="btn btn-ghost btn-sm" onClick={onToggleResults} aria-expanded={resultsShown} data-testid="bulk-results-toggle">
+            {resultsShown ? m.bulk.hideResults : m.bulk.showResults}
           </button>
         ) : null}
         {invalidRows.length > 0 ? (
@@ -228,8 +229,6 @@ export function JobPanel({ id, ranBefore }: { id: string; ranBefore?: string | n
           {plural(p.remaining, m.bulk.cancelConfirm)}
         </ConfirmDialog>
       ) : null}
-
-      {showResults && p.done > 0 && !job.active ? <JobResults id={job.id} product={job.product} totalRows={job.totalRows} /> : null}
 
       {invalidRows.length > 0 && showInvalid ? (
         <div className="table-wrap bulk-invalid" tabIndex={0} role="region" aria-label={m.bulk.invalidCaption}>
