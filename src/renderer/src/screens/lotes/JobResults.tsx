@@ -23,22 +23,21 @@ export function JobResults({ id }: { id: string }) {
   // "Ver N filas más" goes once the last page is in: the keyboard moves on to the first new row
   // instead of falling back to the page's start.
   const table = useRef<HTMLTableSectionElement>(null);
-  const [focusRow, setFocusRow] = useState<number | null>(null);
+  // By position, not row number: a list's blank lines leave gaps in the numbers.
+  const [focusIndex, setFocusIndex] = useState<number | null>(null);
   useEffect(() => {
-    if (focusRow === null) return;
-    const row = table.current?.querySelector<HTMLElement>(`tr[data-row="${focusRow}"]`);
+    if (focusIndex === null) return;
+    const row = table.current?.querySelectorAll<HTMLElement>('tr[data-row]')[focusIndex];
     if (!row) return;
     row.focus();
-    setFocusRow(null);
-  }, [focusRow, rows.length]);
+    setFocusIndex(null);
+  }, [focusIndex, rows.length]);
 
   if (!job || job.active || job.progress.done === 0) return null;
   const product = job.product;
   const more = () => {
-    const next = rows.at(-1)?.row;
-    void results.fetchNextPage().then(() => {
-      if (next !== undefined) setFocusRow(next + 1);
-    });
+    const shown = rows.length;
+    void results.fetchNextPage().then(() => setFocusIndex(shown));
   };
   return (
     <Card title={m.bulk.resultsTitle} subtitle={job.name} className="table-card bulk-results" testId="bulk-results">
