@@ -4,6 +4,7 @@
 import { useEffect, useRef } from 'react';
 import { useI18n, type Plural } from '../i18n';
 import { IconAlert } from './Icons';
+import { ErrorBanner } from './ui';
 
 /** `credits` phrases the credits left for the product, in its plural forms. */
 export function ResultFoot({ creditsLeft, credits, requestId }: { creditsLeft?: number; credits: Plural; requestId?: string }) {
@@ -81,5 +82,43 @@ export function NoCreditsBanner({ message, testId }: { message: string; testId: 
         <div className="banner-title">{message}</div>
       </div>
     </div>
+  );
+}
+
+/**
+ * A lookup's error as its answer (Consulta, Informes): the product's own sentence when the credits ran
+ * out (NoCreditsBanner), else the error banner with the credits left after an error that was charged.
+ */
+export function AnswerError({
+  error,
+  context,
+  noCredits,
+  creditsLeft,
+  credits,
+  testId,
+}: {
+  error: unknown;
+  context: 'account' | 'report';
+  /** The product's sentence when the answer is a 402 (outOfCredits), else null. */
+  noCredits: string | null;
+  creditsLeft?: number;
+  credits: Plural;
+  testId: string;
+}) {
+  const { plural } = useI18n();
+  if (noCredits !== null) return <NoCreditsBanner message={noCredits} testId={testId} />;
+  return (
+    <ErrorBanner
+      error={error}
+      context={context}
+      testId={testId}
+      extra={
+        creditsLeft !== undefined ? (
+          <div className="banner-credits" data-testid="credits-left" data-credits={creditsLeft}>
+            {plural(creditsLeft, credits)}
+          </div>
+        ) : null
+      }
+    />
   );
 }

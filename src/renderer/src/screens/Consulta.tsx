@@ -5,9 +5,9 @@ import type { LookupData } from '../../../shared/api/lookup';
 import { useBalance, useLookupAccount } from '../api/hooks';
 import { tpl, useI18n } from '../i18n';
 import { formatAccountNumber, formatTaxId, looksLikeCbu, looksLikeMistypedCbu } from '../lib/format';
-import { Badge, Card, EmptyState, ErrorBanner, PageHeader, Spinner } from '../components/ui';
+import { Badge, Card, EmptyState, PageHeader, Spinner } from '../components/ui';
 import { CopyButton } from '../components/CopyButton';
-import { NoCreditsBanner, ResultFoot, answerArrival, useRevealAnswer } from '../components/ResultFoot';
+import { AnswerError, ResultFoot, answerArrival, useRevealAnswer } from '../components/ResultFoot';
 import { IconAlert, IconBank, IconCheck, IconReport, IconSearch, IconX } from '../components/Icons';
 import { CreditReportPanel } from './CreditReport';
 import { answerCostACredit, outOfCredits } from '../lib/errors';
@@ -221,22 +221,14 @@ function AccountLookup() {
         </p>
         {lookup.isError && current ? (
           <div ref={answerBox} className="lookup-answer" tabIndex={-1} data-testid="lookup-answer">
-            {noCreditsAnswer ? (
-              <NoCreditsBanner message={m.lookup.noCredits} testId="lookup-error" />
-            ) : (
-              <ErrorBanner
-                error={lookup.error}
-                context="account"
-                testId="lookup-error"
-                extra={
-                  creditsLeft !== undefined ? (
-                    <div className="banner-credits" data-testid="credits-left" data-credits={creditsLeft}>
-                      {plural(creditsLeft, m.lookup.creditsLeft)}
-                    </div>
-                  ) : null
-                }
-              />
-            )}
+            <AnswerError
+              error={lookup.error}
+              context="account"
+              noCredits={noCreditsAnswer ? m.lookup.noCredits : null}
+              creditsLeft={creditsLeft}
+              credits={m.lookup.creditsLeft}
+              testId="lookup-error"
+            />
           </div>
         ) : null}
         {lookup.data && current ? (

@@ -7,9 +7,9 @@ import { useBalance, useCreditReport } from '../api/hooks';
 import { tpl, useI18n } from '../i18n';
 import { formatTaxId } from '../lib/format';
 import { answerCostACredit, outOfCredits } from '../lib/errors';
-import { Badge, Card, EmptyState, ErrorBanner, Spinner } from '../components/ui';
+import { Badge, Card, EmptyState, Spinner } from '../components/ui';
 import { CopyButton } from '../components/CopyButton';
-import { NoCreditsBanner, ResultFoot, answerArrival, useRevealAnswer } from '../components/ResultFoot';
+import { AnswerError, ResultFoot, answerArrival, useRevealAnswer } from '../components/ResultFoot';
 import { IconAlert, IconCheck, IconReport } from '../components/Icons';
 
 type Situation = CreditReport['situations'][number];
@@ -33,7 +33,7 @@ export function ClassificationBadge({ value, testId }: { value: number | null; t
 }
 
 export function CreditReportPanel() {
-  const { m, num, plural } = useI18n();
+  const { m, num } = useI18n();
   const inputId = useId();
   const [raw, setRaw] = useState('');
   const report = useCreditReport();
@@ -99,22 +99,14 @@ export function CreditReportPanel() {
       </p>
       {report.isError && current ? (
         <div ref={answerBox} className="lookup-answer" tabIndex={-1} data-testid="report-answer">
-          {noCreditsAnswer ? (
-            <NoCreditsBanner message={m.report.noCredits} testId="report-error" />
-          ) : (
-            <ErrorBanner
-              error={report.error}
-              context="report"
-              testId="report-error"
-              extra={
-                creditsLeft !== undefined ? (
-                  <div className="banner-credits" data-testid="credits-left">
-                    {plural(creditsLeft, m.lookup.creditsLeftReport)}
-                  </div>
-                ) : null
-              }
-            />
-          )}
+          <AnswerError
+            error={report.error}
+            context="report"
+            noCredits={noCreditsAnswer ? m.report.noCredits : null}
+            creditsLeft={creditsLeft}
+            credits={m.lookup.creditsLeftReport}
+            testId="report-error"
+          />
         </div>
       ) : null}
       {report.data && current ? (
