@@ -184,6 +184,8 @@ test('the results of a long batch come 50 rows at a time, the rest on asking, an
 
 test('an Informes batch says each report\'s figures: worst situation, total debt in pesos, bounced checks', async ({ page, state }) => {
   await openApp(page, state, 'admin', 'lotes');
+  // The screen says it takes CUITs too (a list of them for credit reports), not only CBUs and aliases.
+  await expect(page.locator('.page-header')).toContainText('o de CUIT para informes');
   await page.getByTestId('bulk-product-informes').click();
   const panel = await prepare(page, [REPORTS.company.taxId, REPORTS.clean.taxId]);
   await runToEnd(page, panel);

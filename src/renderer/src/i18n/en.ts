@@ -38,7 +38,7 @@ export const en: Messages = {
     consulta: { title: 'Account ownership lookup', subtitle: 'Check who owns an account before you transfer.' },
     saldo: { title: 'Credit balance', subtitle: 'Credits available per product and daily consumption.' },
     historial: { title: 'Lookup history', subtitle: 'Every lookup of your organization, with its stored answer.' },
-    lotes: { title: 'Bulk lookups', subtitle: 'Look up lists of CBUs, CVUs or aliases at once: each identifier is charged once.' },
+    lotes: { title: 'Bulk lookups', subtitle: 'Look up lists of CBUs, CVUs or aliases, or of CUITs for credit reports, at once: each identifier is charged once.' },
     claves: { title: 'API keys', subtitle: 'Credentials to integrate Titular with your systems.' },
     ajustes: { title: 'Settings', subtitle: 'Local API, auto-lock, where answers come from, and backups.' },
     usuarios: { title: 'Users', subtitle: 'Who can use Titular in your organization.' },

@@ -36,7 +36,7 @@ export const es = {
     consulta: { title: 'Consulta de titularidad', subtitle: 'Verificá a quién pertenece una cuenta antes de transferir.' },
     saldo: { title: 'Saldo de créditos', subtitle: 'Créditos disponibles por producto y consumo diario.' },
     historial: { title: 'Historial de consultas', subtitle: 'Todas las consultas de tu organización, con su respuesta guardada.' },
-    lotes: { title: 'Consultas masivas', subtitle: 'Consultá listas de CBU, CVU o alias de una vez: cada identificador se cobra una sola vez.' },
+    lotes: { title: 'Consultas masivas', subtitle: 'Consultá listas de CBU, CVU o alias, o de CUIT para informes, de una vez: cada identificador se cobra una sola vez.' },
     claves: { title: 'Claves de API', subtitle: 'Credenciales para integrar Titular con tus sistemas.' },
     ajustes: { title: 'Ajustes', subtitle: 'API local, bloqueo automático, de dónde salen las respuestas y copias de seguridad.' },
     usuarios: { title: 'Usuarios', subtitle: 'Quiénes pueden usar Titular en tu organización.' },
