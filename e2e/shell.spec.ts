@@ -66,6 +66,22 @@ test('a large monitor (1920 px) gives the screens more width, not an empty half'
   expect(content.width).toBeLessThanOrEqual(1440);
 });
 
+test('a 2,560 px monitor keeps the language switch over the content, not at the far edge', async ({ page, state }) => {
+  await page.setViewportSize({ width: 2560, height: 1200 });
+  await openApp(page, state, 'admin', 'historial');
+  const content = (await page.locator('.content').boundingBox())!;
+  const title = (await page.locator('h1.page-title').boundingBox())!;
+  const toggle = (await page.getByTestId('lang-switch').boundingBox())!;
+  // The switch's right edge lines up with the content's (its padding inside .content: 32 px).
+  expect(Math.abs(toggle.x + toggle.width - (content.x + content.width - 32))).toBeLessThanOrEqual(2);
+  expect(toggle.x).toBeGreaterThan(title.x);
+  // At a common width nothing moves: the switch sits 32 px from the top bar's right edge.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const bar = (await page.locator('.topbar').boundingBox())!;
+  const narrow = (await page.getByTestId('lang-switch').boundingBox())!;
+  expect(Math.abs(narrow.x + narrow.width - (bar.x + bar.width - 32))).toBeLessThanOrEqual(2);
+});
+
 test('the navigation moves between the five screens', async ({ page, state }) => {
   await openApp(page, state);
   const screens = [
