@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseCreditFile } from '../src/main/core/directory/credit-file';
 
 const root = path.resolve(__dirname, '..');
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -42,5 +43,15 @@ describe('README links', () => {
       .filter((target) => !/^[a-z]+:/i.test(target) && !target.startsWith('../'));
     expect(targets.length).toBeGreaterThan(0);
     expect(targets.filter((target) => !existsSync(path.join(root, target)))).toEqual([]);
+  });
+
+  it('the credit-records example the README shows is the file in examples/, and it imports whole', () => {
+    const block = /```csv\n(record,tax_id[\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toBeDefined();
+    const file = readFileSync(path.join(root, 'examples/credit-records.csv'), 'utf8');
+    expect(file).toBe(block);
+    const parsed = parseCreditFile(file, 'csv', { now: Date.parse('2026-11-24T12:00:00Z') });
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.reports.map((r) => r.subject.tax_id).sort()).toEqual(['27312345671', '30712345671']);
   });
 });
