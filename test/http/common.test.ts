@@ -152,17 +152,66 @@ describe('Host header guard (DNS rebinding)', () => {
   });
 });
 
+describe('caching', () => {
+  it('every API answer, error or not, says Cache-Control: no-store (they name holders and tax ids)', async () => {
+    const answers = [
+      await f.app.inject({ url: '/api/v1/balance', headers: auth(key) }),
+      await f.app.inject({ url: '/api/v1/history', headers: auth(key) }),
+      await f.app.inject({ url: '/api/v1/lookup?identifier=x&type=alias', headers: auth(key) }),
+      await f.app.inject({ url: '/api/v1/balance' }),
+      await f.app.inject({ url: '/api/v1/nope', headers: auth(key) }),
+    ];
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 400, 401, 404]);
+    for (const answer of answers) expect(answer.headers['cache-control']).toBe('no-store');
+    // The OpenAPI document may be kept, and checked again (no-cache), as before.
+    expect((await f.app.inject({ url: '/api/v1/openapi.json' })).headers['cache-control']).toBe('no-cache');
+  });
+});
+
 describe('CORS', () => {
-  it('sends no CORS headers by default, whatever the Origin', async () => {
+  it('sends no CORS headers by default, and refuses a web page\'s request (403 FORBIDDEN) before reading its key', async () => {
     const res = await f.app.inject({ url: '/api/v1/balance', headers: { ...auth(key), origin: 'http://tool.local' } });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ success: false, error: { code: 'FORBIDDEN', message: expect.stringMatching(/^Requests from web pages are refused unless their origin is allowed \(serve --allow-origin/) } });
     for (const name of Object.keys(res.headers)) expect(name.toLowerCase().startsWith('access-control-')).toBe(false);
     const preflight = await f.app.inject({
       method: 'OPTIONS',
       url: '/api/v1/balance',
       headers: { origin: 'http://tool.local', 'access-control-request-method': 'GET' },
     });
+    expect(preflight.statusCode).toBe(403);
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    // A tool outside a browser sends neither Origin nor Sec-Fetch-Site: served as ever.
+    expect((await f.app.inject({ url: '/api/v1/balance', headers: auth(key) })).statusCode).toBe(200);
+  });
+
+  it('tells a page\'s request by Sec-Fetch-Site when it carries no Origin (an <img>, a no-cors fetch)', async () => {
+    for (const site of ['cross-site', 'same-site']) {
+      const res = await f.app.inject({ url: '/api/v1/balance', headers: { ...auth(key), 'sec-fetch-site': site } });
+      expect(res.statusCode, site).toBe(403);
+    }
+    // Typed in the address bar (`none`) or asked by a page of the server's own origin: served.
+    for (const site of ['none', 'same-origin']) {
+      const res = await f.app.inject({ url: '/api/v1/balance', headers: { ...auth(key), 'sec-fetch-site': site } });
+      expect(res.statusCode, site).toBe(200);
+    }
+    const sameOrigin = await f.app.inject({ url: '/api/v1/balance', headers: { ...auth(key), host: '127.0.0.1:8787', origin: 'http://127.0.0.1:8787' } });
+    expect(sameOrigin.statusCode).toBe(200);
+  });
+
+  it('a page sending made-up keys does not use up the local tools\' budget of failed authentications', async () => {
+    const g = await createFixture();
+    try {
+      for (let i = 0; i < 15; i++) {
+        const page = await g.app.inject({ url: '/api/v1/balance', headers: { authorization: `Bearer sk_live_${'x'.repeat(32)}`, origin: 'https://evil.example' } });
+        expect(page.statusCode).toBe(403);
+      }
+      // The local tool's own mistyped key is still told it is wrong, not throttled (429).
+      const tool = await g.app.inject({ url: '/api/v1/balance', headers: { authorization: `Bearer sk_live_${'y'.repeat(32)}` } });
+      expect(tool.statusCode).toBe(401);
+    } finally {
+      await g.close();
+    }
   });
 
   it('with corsOrigins configured, only the allowed origin gets Access-Control-Allow-Origin', async () => {
@@ -182,7 +231,7 @@ describe('CORS', () => {
 
       for (const origin of ['http://evil.example', 'http://tool.local:8080', 'https://tool.local', 'null']) {
         const other = await g.app.inject({ url: '/api/v1/balance', headers: { ...auth(k), origin } });
-        expect(other.statusCode).toBe(200);
+        expect(other.statusCode, origin).toBe(403);
         expect(other.headers['access-control-allow-origin'], origin).toBeUndefined();
       }
       const none = await g.app.inject({ url: '/api/v1/balance', headers: auth(k) });
@@ -202,6 +251,7 @@ describe('CORS', () => {
         url: '/api/v1/lookup',
         headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' },
       });
+      expect(foreignPreflight.statusCode).toBe(403);
       expect(foreignPreflight.headers['access-control-allow-origin']).toBeUndefined();
     } finally {
       await g.close();

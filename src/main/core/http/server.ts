@@ -9,6 +9,7 @@ import { authorizer, refusedOnConfirm } from './authorize';
 import { sendError } from './error-reply';
 import { faultReporter } from './fault-report';
 import { requestHostAllowed } from './host-guard';
+import { browserRequestAllowed } from './origin-guard';
 import { localFastify } from './local-fastify';
 import { RateLimiter } from './rate-limiter';
 import { registerAccountRoutes } from './routes/account-routes';
@@ -33,6 +34,9 @@ export interface HttpApiOptions {
   fault?: (line: string) => void;
 }
 
+const BROWSER_REFUSED =
+  'Requests from web pages are refused unless their origin is allowed (serve --allow-origin ORIGIN or TITULAR_ALLOW_ORIGINS); tools outside a browser are not affected';
+
 export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): FastifyInstance {
   // Requests that arrive once shutdown has begun get our own 503 body (below), not Fastify's.
   const app = localFastify({ return503OnClosing: false, keepAliveTimeout: 5_000 });
@@ -52,9 +56,12 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
   const corsOrigins = new Set(options.corsOrigins ?? []);
 
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('Request-Id', request.id);
+    // Answers name account holders and tax ids: no cache, a browser's or a proxy's, keeps them
+    // (routes that may be cached, the UI's files and the OpenAPI document, say so themselves).
+    reply.headers({ 'Request-Id': request.id, 'Cache-Control': 'no-store' });
     const origin = request.headers.origin;
-    if (origin && corsOrigins.has(origin)) {
+    // Only the API's answers carry CORS headers: the browser-mode UI and its bridge are same-origin only.
+    if (origin && corsOrigins.has(origin) && request.url.startsWith('/api/v1/')) {
       reply.headers({
         'Access-Control-Allow-Origin': origin,
         'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key',
@@ -70,6 +77,10 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
     }
     if (!requestHostAllowed(request.raw, extraHosts)) {
       sendError(reply, 403, 'FORBIDDEN', 'The Host header must name this machine (127.0.0.1 or localhost)');
+      return;
+    }
+    if (request.url.startsWith('/api/') && !browserRequestAllowed(request.headers, corsOrigins)) {
+      sendError(reply, 403, 'FORBIDDEN', BROWSER_REFUSED);
       return;
     }
     done();
