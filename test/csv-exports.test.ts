@@ -185,4 +185,18 @@ describe('bulk.exportCsv', () => {
       for (const at of [';', ',', '\t']) for (const row of rows) for (const cell of csvCells(row, at)) expect(cell).not.toMatch(/^[=+@-]/);
     }
   });
+
+  it("shows a control character an API client sent as U+FFFD: an escape sequence in a recorded identifier cannot act on the terminal a CSV is written to", async () => {
+    const key = f.createKey({ name: 'terminal' });
+    const sneaky = 'ab\u001b]0;PWNED\u0007\u001b[2Jcd\u009b1m';
+    const res = await f.app.inject({ method: 'POST', url: '/api/v1/lookup', payload: { identifier: sneaky, type: 'alias' }, headers: { ...auth(key), host: '127.0.0.1' } });
+    expect(res.statusCode).toBe(400);
+    // The history keeps what was asked, as sent.
+    expect((await entries())[0]!.inputIdentifier).toBe(sneaky);
+    for (const language of ['es', 'en'] as const) {
+      const csv = (await value('history.exportCsv', { language })).csv as string;
+      expect(csv).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/);
+      expect(csv).toContain('ab\ufffd]0;PWNED\ufffd\ufffd[2Jcd\ufffd1m');
+    }
+  });
 });

@@ -11,9 +11,20 @@ export type CsvSeparator = ',' | ';';
  * unquoted "x;=cmd…" would then put a formula in a cell of its own.
  */
 export function csvCell(value: string | number): string {
-  let text = String(value);
+  let text = withoutControls(String(value));
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[,;\t"\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+// Control characters other than tab and line breaks: C0, DEL and C1. An API client's invalid
+// identifier is recorded as sent (the history keeps what was asked), and an escape sequence in it
+// would act on the terminal a CSV is written to (`titular history export --format csv` without
+// --output): retitle it, clear it, or hide what follows. No cell means one, so each is shown as U+FFFD.
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const CONTROLS = new RegExp(CONTROL.source, 'g');
+
+function withoutControls(text: string): string {
+  return CONTROL.test(text) ? text.replace(CONTROLS, '\ufffd') : text;
 }
 
 /**
