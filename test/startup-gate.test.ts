@@ -125,6 +125,19 @@ describe('a passphrase vault at start', () => {
     expect(g.titular).toBeNull();
   });
 
+  it('slows down wrong passphrases in a row: after three, the next attempt waits (429 RATE_LIMITED), even the right one', async () => {
+    const dir = initialized();
+    const g = gate(dir);
+    for (const wrong of ['primera equivocada', 'segunda equivocada', 'tercera equivocada']) {
+      expectError(() => dispatchStartup(g, 'startup.unlock', { passphrase: wrong }), 401, 'UNAUTHORIZED');
+    }
+    const waiting = expectError(() => dispatchStartup(g, 'startup.unlock', { passphrase: PASSPHRASE }), 429, 'RATE_LIMITED');
+    expect(waiting.message).toMatch(/^Too many wrong passphrases; try again in 1 s$/);
+    expect(g.titular).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(dispatchStartup(g, 'startup.unlock', { passphrase: PASSPHRASE })).toMatchObject({ phase: 'ready' });
+  }, 30_000); // five scrypt derivations of about 0.4 s each, on a busy machine more
+
   it('opens with the right passphrase and tells the listeners once', () => {
     const dir = initialized();
     const g = gate(dir);

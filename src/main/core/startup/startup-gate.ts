@@ -16,6 +16,7 @@ import { TitularError, invalidParameter } from '../errors';
 import { checkInitialization } from '../users/users';
 import { passphraseProvider, MIN_PASSPHRASE_LENGTH } from '../vault/passphrase-provider';
 import { VaultUnlockError, type MasterKeyProvider, type MasterKeyProviderKind } from '../vault/master-key-provider';
+import { PassphraseAttempts } from '../vault/passphrase-attempts';
 
 export type StartupPhase = 'setup' | 'locked' | 'ready';
 
@@ -56,6 +57,8 @@ export interface SetupInput {
 
 export class StartupGate {
   #titular: Titular | null = null;
+  /** Wrong passphrases at the unlock screen slow down as they do at the Claves screen's (vault/passphrase-attempts.ts). */
+  readonly #attempts = new PassphraseAttempts();
   readonly #listeners: ((titular: Titular) => void)[] = [];
   /** TITULAR_PASSPHRASE: tried once at start (tryAutomatic), then forgotten, like a typed one. */
   #startPassphrase: string | undefined;
@@ -126,7 +129,10 @@ export class StartupGate {
     }
   }
 
-  /** Unlocks a passphrase vault. A wrong passphrase throws 401 and writes nothing. */
+  /**
+   * Unlocks a passphrase vault. A wrong passphrase throws 401 and writes nothing; after three in a row
+   * each next attempt waits (429 `RATE_LIMITED` meanwhile), so guesses cannot go as fast as scrypt allows.
+   */
   unlock(passphrase: string): Titular {
     const status = this.status();
     if (status.phase !== 'locked') throw new TitularError(409, 'INVALID_PARAMETER', 'There is nothing to unlock: Titular is not locked');
@@ -134,12 +140,16 @@ export class StartupGate {
       const by = status.protection === 'os' ? "the computer's keychain, which is not available now" : 'a key file (master.key) that could not be read';
       throw new TitularError(409, 'INVALID_PARAMETER', `This vault is not protected by a passphrase but by ${by}`);
     }
+    this.#attempts.admit();
+    let titular: Titular;
     try {
-      return this.#open(passphraseProvider(passphrase));
+      titular = this.#open(passphraseProvider(passphrase));
     } catch (error) {
       if (error instanceof VaultUnlockError) throw new TitularError(401, 'UNAUTHORIZED', 'Wrong passphrase');
       throw error;
     }
+    this.#attempts.succeeded();
+    return titular;
   }
 
   /** First run: the vault, the organization and its first admin. */

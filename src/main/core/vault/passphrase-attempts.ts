@@ -1,4 +1,5 @@
-// Passphrases typed while Titular runs (revealing a key, unlocking the vault from the Claves screen).
+// Passphrases typed while Titular runs (revealing a key, unlocking the vault from the Claves screen),
+// and at the start-up unlock screen (startup-gate.ts, through `admit`).
 // scrypt's 0.4 s runs on the thread pool, not on the event loop that answers every API client; and
 // wrong guesses in a row are slowed down, so someone at an unlocked desktop (or holding a
 // browser-mode session) cannot try passphrases as fast as scrypt allows. One counter per Titular: a
@@ -27,15 +28,7 @@ export class PassphraseAttempts {
    * and returns check's result when it does. Throws 429 while wrong guesses are slowed down, 401 for a wrong one.
    */
   async verify<T>(db: Db, passphrase: string, check: (provider: MasterKeyProvider) => T | false, now = performance.now()): Promise<T> {
-    if (now - this.#lastFailureAt > FORGET_AFTER_MS) this.#failures = 0;
-    if (now < this.#retryAt) {
-      const seconds = Math.ceil((this.#retryAt - now) / 1000);
-      throw new TitularError(429, 'RATE_LIMITED', `Too many wrong passphrases; try again in ${seconds} s`, { headers: { 'Retry-After': String(seconds) } });
-    }
-    // Counted before scrypt runs: attempts sent together meet the wait like attempts in a row.
-    this.#failures++;
-    this.#lastFailureAt = now;
-    if (this.#failures >= FREE_FAILURES) this.#retryAt = now + Math.min(MAX_WAIT_MS, 1000 * 2 ** (this.#failures - FREE_FAILURES));
+    this.admit(now);
     let result: T | false = false;
     try {
       const kdf = vaultKdf(db);
@@ -45,9 +38,30 @@ export class PassphraseAttempts {
       if (!(error instanceof VaultUnlockError)) throw error;
     }
     if (result === false) throw new TitularError(401, 'UNAUTHORIZED', 'Wrong passphrase');
+    this.succeeded();
+    return result;
+  }
+
+  /**
+   * Lets one attempt through, counted as wrong until `succeeded` says otherwise, or throws 429 while
+   * wrong guesses are slowed down. For checks made elsewhere (the start-up unlock opens the database).
+   */
+  admit(now = performance.now()): void {
+    if (now - this.#lastFailureAt > FORGET_AFTER_MS) this.#failures = 0;
+    if (now < this.#retryAt) {
+      const seconds = Math.ceil((this.#retryAt - now) / 1000);
+      throw new TitularError(429, 'RATE_LIMITED', `Too many wrong passphrases; try again in ${seconds} s`, { headers: { 'Retry-After': String(seconds) } });
+    }
+    // Counted before scrypt runs: attempts sent together meet the wait like attempts in a row.
+    this.#failures++;
+    this.#lastFailureAt = now;
+    if (this.#failures >= FREE_FAILURES) this.#retryAt = now + Math.min(MAX_WAIT_MS, 1000 * 2 ** (this.#failures - FREE_FAILURES));
+  }
+
+  /** The attempt let through was right: the count starts again. */
+  succeeded(): void {
     this.#failures = 0;
     this.#retryAt = 0;
     this.#lastFailureAt = -Infinity;
-    return result;
   }
 }
