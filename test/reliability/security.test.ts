@@ -395,8 +395,13 @@ describe('server process with --log; the CLI revokes and rotates under load; no 
     expect((await post('/api/v1/lookup', secret, { identifier: `key ${secret} here`, type: 'alias' })).json().error.code).toBe('PA006');
     expect((await post('/api/v1/lookup', secret, { identifier: secret, type: 'cbu' })).json().error.code).toBe('PA006');
     expect((await post('/api/v1/credit/lookup', informesKey, { tax_id: informesKey })).json().error.code).toBe('PA006');
+    // Its random part pasted alone (32 characters of the key alphabet: no identifier is one) keeps
+    // only its first four characters, as a key's display prefix shows them.
+    const bare = secret.slice('sk_live_'.length);
+    expect((await post('/api/v1/lookup', secret, { identifier: bare, type: 'alias' })).json().error.code).toBe('PA006');
+    expect((await post('/api/v1/lookup', secret, { identifier: `mi clave: ${bare}.`, type: 'alias' })).json().error.code).toBe('PA006');
     const stored = (f.titular.database.sqlite.prepare('SELECT input_identifier FROM lookups ORDER BY id').all() as { input_identifier: string }[]).map((r) => r.input_identifier);
-    expect(stored).toEqual(['key sk_live_*** here', 'sk_live_***', 'sk_live_***']);
+    expect(stored).toEqual(['key sk_live_*** here', 'sk_live_***', 'sk_live_***', `${bare.slice(0, 4)}***`, `mi clave: ${bare.slice(0, 4)}***.`]);
 
     const before = f.balance('cbu');
     const refused = await post('/api/v1/lookup', secret, { identifier: DIR.company.cbu, type: 'cbu' }, { 'idempotency-key': `retry-${secret}` });
@@ -422,13 +427,14 @@ describe('server process with --log; the CLI revokes and rotates under load; no 
     f = await createFixture({ credits: { cbu: 10 } });
     f.importDirectory(DIRECTORY_CSV);
     const secret = f.createKey();
-    const content = ['identifier,type', `${DIR.company.cbu},cbu`, `${secret},alias`, `x ${secret} y,cbu`, `${DIR.company.cbu},${secret}`].join('\n');
+    const bare = secret.slice('sk_live_'.length);
+    const content = ['identifier,type', `${DIR.company.cbu},cbu`, `${secret},alias`, `x ${secret} y,cbu`, `${DIR.company.cbu},${secret}`, `${bare},alias`].join('\n');
     const { job } = f.titular.bulk.prepare({ orgId: f.orgId, userId: f.operatorId, product: 'cbu', name: `lista ${secret}`, content });
     await f.titular.bulk.run(f.orgId, job.id);
 
     expect(f.titular.bulk.get(f.orgId, job.id).name).toBe('lista sk_live_***');
     const invalid = f.titular.bulk.invalidRows(f.orgId, job.id);
-    expect(invalid.map((r) => r.input)).toEqual(['sk_live_***', 'x sk_live_*** y', DIR.company.cbu]);
+    expect(invalid.map((r) => r.input)).toEqual(['sk_live_***', 'x sk_live_*** y', DIR.company.cbu, `${bare.slice(0, 4)}***`]);
     expect(invalid[2]!.message).toContain('sk_live_***');
     expect([...f.titular.bulk.exportCsv(f.orgId, job.id)].join('')).not.toContain(secret.slice(8));
     const files = readdirSync(f.dataDir).filter((n) => n.startsWith('titular.db'));

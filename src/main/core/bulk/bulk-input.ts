@@ -7,7 +7,7 @@ import type { ProductSlug } from '../../../shared/api/common';
 import { IDENTIFIER_HEADERS, TYPE_HEADERS, bulkCsvDelimiter } from '../../../shared/bulk-header';
 import { analyzeAlias, analyzeCbu, analyzeTaxId, normalizeIdentifierInput } from '../../../shared/identifiers';
 import type { InputType } from '../history/history';
-import { maskKeys } from '../keys/secrets';
+import { maskKeys, maskKeysAndRandomParts } from '../keys/secrets';
 import { CsvReader, UNTERMINATED_QUOTE } from '../directory/csv-reader';
 
 export type BulkItemType = 'cbu' | 'alias' | 'cuit';
@@ -79,12 +79,13 @@ export function parseBulkInput(content: string, product: ProductSlug): BulkInput
     // directory import does) rather than lose those rows. Other broken quoting is an invalid row.
     if (record.error === UNTERMINATED_QUOTE) throw new BulkInputError(`Line ${record.line}: ${UNTERMINATED_QUOTE}`);
     const classified = record.error ? { invalid: `Malformed CSV row: ${record.error}` } : classifyIdentifier(raw, declared, product);
-    // An API key pasted into the input must not land in the database (decisions "Keys"): the row,
-    // and a message that quotes the type column, keep it masked as single lookups do.
-    const masked = maskKeys(raw.trim());
+    // An API key pasted into the input must not land in the database (decisions "Keys"), nor its
+    // random part alone: the row, and a message that quotes the type column, keep them masked as
+    // single lookups do.
+    const masked = maskKeysAndRandomParts(raw.trim());
     const stored = masked.length > MAX_RAW ? `${masked.slice(0, MAX_RAW)}…` : masked;
     if ('invalid' in classified) {
-      rows.push({ row: record.line, raw: stored, item: null, invalid: maskKeys(classified.invalid) });
+      rows.push({ row: record.line, raw: stored, item: null, invalid: maskKeysAndRandomParts(classified.invalid) });
       continue;
     }
     rows.push({ row: record.line, raw: stored, item: classified, invalid: null });

@@ -35,6 +35,19 @@ export function maskKeys(text: string): string {
   return text.replace(KEY_LIKE, 'sk_$1_***');
 }
 
+// A key's random part without its prefix: 32 characters of the key alphabet in a row. No identifier
+// Titular takes is one (a CBU is 22 digits, an alias at most 20 characters, a CUIT 11 digits).
+const BARE_RANDOM_PART = /[A-Za-z0-9]{32,}/g;
+
+/**
+ * maskKeys, and also what could be a key's random part pasted without its `sk_live_`: for a looked-up
+ * input that is recorded as sent (lookup-service.ts). Its first four characters are kept, as a key's
+ * display prefix shows them, so support can still tell what was sent.
+ */
+export function maskKeysAndRandomParts(text: string): string {
+  return maskKeys(text).replace(BARE_RANDOM_PART, (run) => `${run.slice(0, 4)}***`);
+}
+
 export function keyPrefix(environment: KeyEnvironment): string {
   return environment === 'live' ? 'sk_live_' : 'sk_test_';
 }

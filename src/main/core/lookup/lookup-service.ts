@@ -7,7 +7,7 @@ import type { CommitQueue } from '../db/commit-queue';
 import { requestId as newRequestId } from '../db/ids';
 import type { Ledger } from '../ledger/ledger';
 import type { History, InputType } from '../history/history';
-import { maskKeys } from '../keys/secrets';
+import { maskKeysAndRandomParts } from '../keys/secrets';
 import type { AccountQuery, AccountResolver, Resolution } from '../resolvers/resolver';
 import type { IdempotencyStore } from './idempotency';
 import type { ProductSlug } from '../../../shared/api/common';
@@ -272,7 +272,8 @@ function notAString(field: string, value: unknown): string | null {
 
 /** Invalid input is kept in history for support, bounded so a huge input cannot bloat the database. */
 function storedInput(raw: string): string {
-  // An API key pasted into the identifier field must not land in the history (decisions "Keys").
-  const masked = maskKeys(raw);
+  // An API key pasted into the identifier field must not land in the history (decisions "Keys"), nor
+  // its random part pasted alone.
+  const masked = maskKeysAndRandomParts(raw);
   return masked.length > MAX_STORED_INPUT ? `${masked.slice(0, MAX_STORED_INPUT)}…` : masked;
 }
