@@ -106,8 +106,9 @@ export function openTitular(options: TitularOptions): Titular {
   let unlocked = null as Vault | null;
   // Every closure made here shares this scope, and the returned object keeps those closures (and so
   // the scope) for the life of the process. The key provider may hold a passphrase: it is used once,
-  // then dropped, so that locking the vault leaves nothing in memory to unlock it again with. For
-  // the same reason no closure here refers to `options`.
+  // then dropped, so that locking the vault leaves no reference to anything that unlocks it again. For
+  // the same reason no closure here refers to `options`. (The passphrase's string itself cannot be
+  // wiped: it stays in the heap until the garbage collector reuses its memory, as README "The vault" says.)
   let keyProvider: TitularOptions['keyProvider'] | null = options.keyProvider;
   let database: OpenedDatabase;
   try {
