@@ -16,6 +16,7 @@ import { PassphraseEnvironmentError, passphraseFromEnvironment } from './core/va
 import { keyfileProvider } from './core/vault/keyfile-provider';
 import { VaultUnlockError, type MasterKeyProviderKind } from './core/vault/master-key-provider';
 import { StartupGate } from './core/startup/startup-gate';
+import { VaultAutoLock } from './core/vault/auto-lock';
 import type { IpcSession } from './core/ipc/handlers';
 import { confirmSecret } from './electron/secret-prompt';
 import { registerIpc } from './electron/ipc';
@@ -47,7 +48,7 @@ let titular: Titular | null = null;
 /** Set once quitting has begun: a second quit (another Cmd+Q, a logout) waits for the first. */
 let quitting = false;
 let stopApi: (() => Promise<void>) | null = null;
-let idleTimer: NodeJS.Timeout | null = null;
+let autoLock: VaultAutoLock | null = null;
 
 // The window's pages come from app://titular/ (electron/app-protocol.ts); the scheme must be known before ready.
 registerAppScheme();
@@ -155,12 +156,12 @@ async function start(): Promise<void> {
     // Backups made from Ajustes: where people look for their files.
     backupRoot: path.join(app.getPath('documents'), 'Titular copias de seguridad'),
   });
-  registerIpc(gate, signedIn, trusted, () => titular && resetIdleTimer(titular));
+  registerIpc(gate, signedIn, trusted, (channel) => autoLock?.called(channel));
 
   // The API starts once the gate is open: at once with the OS keychain, after setup or unlock otherwise.
   gate.onReady((opened) => {
     titular = opened;
-    resetIdleTimer(opened);
+    autoLock = new VaultAutoLock(opened);
     // The reason behind each GE500 of Titular's own goes to the main process's log, as the IPC's do.
     const api = buildHttpApi(opened, { corsOrigins, fault: (line) => console.error(`Titular API ${line}`) });
     const port = envPort ?? Number(opened.settings.get('api.port'));
@@ -200,15 +201,6 @@ async function start(): Promise<void> {
  */
 function desktopDataDir(): string {
   return resolveDataDir(undefined, process.env);
-}
-
-/** Auto-lock: after the admin's idle time without IPC activity, drop the data key from memory. */
-function resetIdleTimer(core: Titular): void {
-  if (idleTimer) clearTimeout(idleTimer);
-  const minutes = core.settings.get('vault.autoLockMinutes');
-  if (minutes === 0) return;
-  idleTimer = setTimeout(() => core.lockVault(), minutes * 60_000);
-  idleTimer.unref();
 }
 
 function createWindow(): void {
@@ -278,7 +270,7 @@ app.on('will-quit', (event) => {
   quitting = true;
   const closing = titular;
   titular = null;
-  if (idleTimer) clearTimeout(idleTimer);
+  autoLock?.stop();
   const stopped = (stopApi?.() ?? Promise.resolve()).catch(() => undefined);
   // closeHttpApi ends within API_STOP_LIMIT_MS; this only guards against a close that hangs anyway.
   const limit = new Promise<void>((resolve) => setTimeout(resolve, API_STOP_LIMIT_MS + 2_000).unref());

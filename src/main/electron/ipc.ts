@@ -13,19 +13,13 @@ import type { IpcResult } from '../../shared/ipc/contract';
 import { trustedSender } from './trusted-sender';
 import { maskKeys } from '../core/keys/secrets';
 
-/**
- * Calls the screens make on their own: a bulk job's progress (every second or so while it runs) and
- * the vault's state (every few seconds while a key is on screen, to hide it once the vault locks).
- * Not a person at the computer, so they do not hold off the vault's auto-lock.
- */
-const POLLING_CHANNELS: ReadonlySet<ChannelName> = new Set<ChannelName>(['bulk.get', 'bulk.list', 'vault.status']);
-
 /** `trustedPrefixes`: URLs of the folders of the app's own pages (`app://titular/`; the dev server in development). */
 export function registerIpc(
   gate: StartupGate,
   session: (titular: Titular) => IpcSession,
   trustedPrefixes: readonly string[],
-  onActivity: () => void,
+  /** Every call from the window, for the vault's auto-lock (core/vault/auto-lock.ts tells a poll from a person). */
+  onCall: (channel: ChannelName) => void,
 ): void {
   const trustedFrame = trustedSender(trustedPrefixes);
   const trusted = (event: IpcMainInvokeEvent) => {
@@ -36,9 +30,13 @@ export function registerIpc(
     ipcMain.handle(ipcChannel(name), async (event, input: unknown): Promise<IpcResult<unknown>> => {
       if (!trusted(event)) return { ok: false, error: { code: 'FORBIDDEN', message: 'Untrusted sender', status: 403 } };
       try {
-        if (!POLLING_CHANNELS.has(name)) onActivity();
         const titular = gate.titular;
-        if (titular) return await asIpcResult(() => dispatch(titular, session(titular), name, input), titular.dataDir);
+        if (titular) {
+          const result = await asIpcResult(() => dispatch(titular, session(titular), name, input), titular.dataDir);
+          // Once the call is done: the idle time counts from then, with a new setting the call may have saved.
+          onCall(name);
+          return result;
+        }
         if (isStartupChannel(name)) return await asIpcResult(() => dispatchStartup(gate, name, input));
         return { ok: false, error: { code: 'UNAUTHORIZED', message: 'Titular is locked: unlock it first', status: 401 } };
       } catch (error) {

@@ -8,6 +8,7 @@ import type { Titular } from '../titular';
 import { dispatch, type IpcSession } from '../ipc/handlers';
 import { asIpcResult } from '../ipc/ipc-result';
 import { sendError } from './error-reply';
+import { VaultAutoLock } from '../vault/auto-lock';
 
 export class BridgeSessions {
   readonly #sessions: { digest: Buffer; userId: string }[] = [];
@@ -77,6 +78,12 @@ function digest(token: string): Buffer {
 const BRIDGE_BODY_LIMIT = 10 * 1024 * 1024;
 
 export function registerBridge(app: FastifyInstance, titular: Titular, sessions: BridgeSessions): void {
+  // The browser mode locks an idle vault as the desktop window does (vault/auto-lock.ts).
+  const autoLock = new VaultAutoLock(titular);
+  app.addHook('onClose', (_instance, done) => {
+    autoLock.stop();
+    done();
+  });
   const sessionUser = (authorization: string | undefined) => {
     const token = sessionTokenOf(authorization);
     return token ? sessions.userOf(token) : null;
@@ -90,6 +97,8 @@ export function registerBridge(app: FastifyInstance, titular: Titular, sessions:
     if (!userId) return sendError(reply, 401, 'UNAUTHORIZED', 'Missing or unknown desktop session');
     const session = { userId, unlockProvider: sessions.unlockProvider, settingsHost: sessions.settingsHost };
     const result = await asIpcResult(() => dispatch(titular, session, request.params.channel, request.body), titular.dataDir);
+    // Once the call is done: the idle time counts from then, with a new setting the call may have saved.
+    autoLock.called(request.params.channel);
     return reply.header('Cache-Control', 'no-store').send(result);
   });
 }

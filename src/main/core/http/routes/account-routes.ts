@@ -1,5 +1,5 @@
 // GET /api/v1/balance (both products) and GET /api/v1/history (CBU keys).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Titular } from '../../titular';
 import { historyQuerySchema } from '../../../../shared/api/history';
 import type { Authorize } from '../authorize';
