@@ -64,7 +64,7 @@ describe('passphrase vault', () => {
   });
 
   it('IPC vault.unlock and keys.reveal: a wrong or too short passphrase is 401, wrong ones in a row are slowed down (429), scrypt runs off the event loop; the right one unlocks and reveals', { timeout: 60_000 }, async () => {
-    const { opened, core, admin, org, key } = organizationWithKey();
+    const { opened, core, admin, key } = organizationWithKey();
     titular = core;
     const session = { userId: admin.id };
     const status = async (channel: string, input: unknown) =>
