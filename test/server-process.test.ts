@@ -89,8 +89,10 @@ describe('npm run serve', () => {
     }
   });
 
-  it('refuses a bad port argument', async () => {
-    await expect(startServer(['--port', 'http', '--data-dir', dataDir])).rejects.toThrow(/Not a valid port/);
+  it('refuses a bad port argument, exit 2, in one line and a pointer to the usage', async () => {
+    await expect(startServer(['--port', 'http', '--data-dir', dataDir])).rejects.toThrow(
+      'server exited with 2 before listening:\ntitular serve: --port must be a port number from 0 to 65535 (got "http")\nRun "titular help serve" for usage.\n',
+    );
   });
 
   it('opens a passphrase vault from TITULAR_PASSPHRASE_FILE, which keeps the passphrase out of /proc/PID/environ; both variables: exit 2', async () => {

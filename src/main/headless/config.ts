@@ -1,7 +1,8 @@
 // How the headless entries unlock the vault (where the data directory is: core/data-dir.ts).
+import path from 'node:path';
 import { keyFileOf } from '../core/data-dir';
 import { keyfileProvider } from '../core/vault/keyfile-provider';
-import { passphraseProvider } from '../core/vault/passphrase-provider';
+import { MIN_PASSPHRASE_LENGTH, passphraseProvider } from '../core/vault/passphrase-provider';
 import { passphraseFromEnvironment } from '../core/vault/passphrase-environment';
 import { VaultUnlockError, type MasterKeyProvider, type MasterKeyProviderKind } from '../core/vault/master-key-provider';
 
@@ -15,9 +16,19 @@ export function headlessKeyProvider(dataDir: string, env: NodeJS.ProcessEnv = pr
     const wanted = kind ?? (passphrase ? 'passphrase' : 'keyfile');
     if (wanted === 'passphrase') {
       if (!passphrase) throw new VaultUnlockError('This vault is protected by a passphrase: set TITULAR_PASSPHRASE or TITULAR_PASSPHRASE_FILE');
+      // Said here, naming where it came from: the provider's own words ("The passphrase must have…")
+      // left an admin whose passphrase was typed nowhere to guess which variable gave it.
+      if (passphrase.length < MIN_PASSPHRASE_LENGTH) {
+        throw new VaultUnlockError(`The passphrase in ${passphraseSource(env)} must have at least ${MIN_PASSPHRASE_LENGTH} characters`);
+      }
       return passphraseProvider(passphrase);
     }
     if (wanted === 'keyfile') return keyfileProvider(keyFileOf(dataDir));
     throw new VaultUnlockError("This vault is protected by the desktop app's OS keychain; open it with the desktop app");
   };
+}
+
+/** Where the environment's passphrase came from: `TITULAR_PASSPHRASE`, or the file TITULAR_PASSPHRASE_FILE names. */
+function passphraseSource(env: NodeJS.ProcessEnv): string {
+  return env.TITULAR_PASSPHRASE ? 'TITULAR_PASSPHRASE' : `TITULAR_PASSPHRASE_FILE (${path.resolve(env.TITULAR_PASSPHRASE_FILE ?? '')})`;
 }

@@ -16,13 +16,17 @@ import { keyfileProvider } from '../core/vault/keyfile-provider';
 import { PassphraseEnvironmentError, passphraseFromEnvironment } from '../core/vault/passphrase-environment';
 import type { FastifyInstance } from 'fastify';
 import { headlessKeyProvider } from './config';
+import { describeParseError } from './cli/args';
 import { keyFileOf, parseSynchronous, resolveDataDir } from '../core/data-dir';
 import { TITULAR_VERSION } from '../../shared/version';
 import { desktopUserId } from '../core/users/desktop-user';
 
 import { DEFAULT_PORT, SERVE_USAGE as USAGE, SHUTDOWN_GRACE_MS } from './serve-usage';
 
-/** A bad command line: exit 2 with the usage, as the CLI does. */
+/**
+ * A bad command line or setting: said in one line, with a pointer to the usage, exit 2, as the CLI
+ * says its own (cli/run.ts report), not followed by the whole usage.
+ */
 class ServeUsageError extends Error {}
 
 /**
@@ -49,8 +53,15 @@ function usageOnRefusal<T>(read: () => T): T {
   }
 }
 
+/** The port, refused in the CLI's words ("--port must be …(got "abc")"); the rule is listen-config.ts's. */
 function portOrThrow(source: { raw: string; from: string } | undefined): number {
-  return source === undefined ? DEFAULT_PORT : usageOnRefusal(() => parsePort(source.raw, source.from));
+  if (source === undefined) return DEFAULT_PORT;
+  try {
+    return parsePort(source.raw, source.from);
+  } catch (error) {
+    if (error instanceof ListenConfigError) throw new ServeUsageError(`${source.from} must be a port number from 0 to 65535 (got ${JSON.stringify(source.raw)})`);
+    throw error;
+  }
 }
 
 /** `--allow-origin` (repeatable), else TITULAR_ALLOW_ORIGINS (comma- or space-separated), else none. */
@@ -66,7 +77,7 @@ function allowedOriginsOrThrow(flags: readonly string[] | undefined): string[] {
 /** `--synchronous` / TITULAR_SYNCHRONOUS, refused as a usage error when it is neither NORMAL nor FULL. */
 function synchronousOrThrow(source: { raw: string; from: string } | undefined): 'NORMAL' | 'FULL' {
   const value = parseSynchronous(source?.raw);
-  if (!value) throw new ServeUsageError(`${source!.from} must be NORMAL or FULL, not ${source!.raw}`);
+  if (!value) throw new ServeUsageError(`${source!.from} must be NORMAL or FULL (got ${JSON.stringify(source!.raw)})`);
   return value;
 }
 
@@ -104,7 +115,8 @@ function commandLine() {
       strict: true,
     });
   } catch (error) {
-    throw new ServeUsageError(error instanceof Error ? error.message : String(error));
+    // "Unknown option --bogus", "Option --port needs a value": the CLI's words for its own.
+    throw new ServeUsageError(describeParseError(error));
   }
 }
 
@@ -259,7 +271,7 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   process.stderr.write(`titular serve: ${error instanceof Error ? error.message : String(error)}\n`);
   if (error instanceof ServeUsageError) {
-    process.stderr.write(`${USAGE}\n`);
+    process.stderr.write('Run "titular help serve" for usage.\n');
     process.exit(2);
   }
   process.exit(1);

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { parseHistoryBound } from '../../../shared/api/history';
 import { StateRefusal, TitularError } from '../../core/errors';
+import { formatInstant } from './output';
 
 /** A bad command line: unknown command, unknown/missing option, malformed value. Exit code 2. */
 export class UsageError extends Error {
@@ -107,13 +108,23 @@ export function parseCommandLine(argv: readonly string[], command: string, optio
   return { values: parsed.values as OptionValues, args: positionals };
 }
 
-function describeParseError(error: unknown, command: string): string {
+/**
+ * parseArgs's refusal in the CLI's words ("Unknown option --bogus for keys list", "Option --port needs
+ * a value"); `titular serve`, whose messages open with "titular serve:", says its own the same way
+ * without a command.
+ */
+export function describeParseError(error: unknown, command?: string): string {
+  const forCommand = command === undefined ? '' : ` for ${command}`;
   const err = error as { code?: string; message?: string };
   const message = String(err.message ?? error);
   switch (err.code) {
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL': {
+      const argument = /'([^']*)'/.exec(message)?.[1];
+      return argument !== undefined ? `Unexpected argument${forCommand}: ${argument}` : firstSentence(message);
+    }
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
       const option = /'([^']+)'/.exec(message)?.[1];
-      return option ? `Unknown option ${option} for ${command}` : firstSentence(message);
+      return option ? `Unknown option ${option}${forCommand}` : firstSentence(message);
     }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
       const option = /'(--?[\w-]+)/.exec(message)?.[1];
@@ -183,6 +194,17 @@ function formatChoices(allowed: readonly string[]): string {
   return allowed.length <= 2 ? allowed.join(' or ') : `one of ${allowed.join(', ')}`;
 }
 
+/**
+ * A number for the core to check against its own range, which its refusal names ("amount must be a
+ * whole number from 1 to 100000000", with the flag and what was typed: namingFlags). Anything that is
+ * not an integer (`abc`, `1.5`) is NaN, which the core refuses in the same words; so is one too large
+ * for a safe integer. The range is said once, where the rule is.
+ */
+export function numberForCore(value: string): number {
+  const trimmed = value.trim();
+  return /^[-+]?\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+}
+
 export function wholeNumber(value: string, flag: string, command: string): number {
   const trimmed = value.trim();
   if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(Number(trimmed))) {
@@ -200,7 +222,7 @@ export function futureInstant(value: string, flag: string, command: string, now 
   if (ms === null) {
     throw new UsageError(`${flag} must be an ISO 8601 date or instant, e.g. 2027-01-31 or 2027-01-31T18:00:00Z (got "${value}")`, command);
   }
-  if (ms <= now) throw new UsageError(`${flag} is in the past (${new Date(ms).toISOString()}); give a future date`, command);
+  if (ms <= now) throw new UsageError(`${flag} is in the past (${formatInstant(new Date(ms).toISOString())}); give a future date`, command);
   return ms;
 }
 

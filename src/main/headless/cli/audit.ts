@@ -5,22 +5,12 @@
 // redacted before they are recorded), so they are printed as they are.
 import { UsageError, oneOf, stringOption, wholeNumber } from './args';
 import type { CommandSpec } from './context';
-import { sanitize } from './output';
+import { formatInstant, sanitize } from './output';
 
 /** What the entries are about: the core's targetType of each kind of event. */
 export const AUDIT_TYPES = ['api_key', 'user', 'credits', 'settings', 'data', 'vault', 'directory'] as const;
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 10_000;
-
-const two = (n: number) => String(n).padStart(2, '0');
-
-/** "2026-11-23 09:14:03 -03:00": the machine's local time, with its offset from UTC. */
-export function localTime(iso: string): string {
-  const d = new Date(iso);
-  const offset = -d.getTimezoneOffset();
-  const zone = `${offset < 0 ? '-' : '+'}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())} ${zone}`;
-}
 
 export const auditCommands: CommandSpec[] = [
   {
@@ -55,7 +45,7 @@ export const auditCommands: CommandSpec[] = [
         ctx.out.line(targetType ? `(no ${targetType} entries in the audit log)` : '(the audit log is empty)');
         return;
       }
-      const rows = entries.map((e) => [localTime(e.createdAt), e.actor?.email ?? 'system', e.action, e.targetId ?? '-', JSON.stringify(e.details)].map(sanitize));
+      const rows = entries.map((e) => [formatInstant(e.createdAt), e.actor?.email ?? 'system', e.action, e.targetId ?? '-', JSON.stringify(e.details)].map(sanitize));
       const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => [...r[i]!].length)));
       for (const row of rows) {
         ctx.out.line(row.map((cell, i) => (i < widths.length ? cell.padEnd(widths[i]! + cell.length - [...cell].length) : cell)).join('  '));

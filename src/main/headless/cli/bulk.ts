@@ -13,9 +13,12 @@ import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../core/bulk/bulk-runne
 import { BULK_CSV_COLUMNS } from '../../core/bulk/bulk-export';
 import { DamagedAnswers, answerNoun, damagedWarning } from '../../core/history/stored-answer';
 import { BulkAlreadyCompleted } from '../../core/bulk/bulk-service';
+import { parseBulkInput } from '../../core/bulk/bulk-input';
+import { analyzeTaxId } from '../../../shared/identifiers';
 import { UsageError, booleanOption, oneOf, outputFileOption, outputFileOptions, stringOption, wholeNumber } from './args';
 import { CliError, unlockSessionVault, userByEmail, type CommandSpec, type SessionContext } from './context';
 import { ProgressReporter } from './bulk-progress-bar';
+import { formatInstant } from './output';
 import { count, counted, countsSummary } from './bulk-counts';
 import { letSignalsIn } from './interrupt';
 import { remoteSettings } from '../../core/resolvers/remote-config';
@@ -105,6 +108,21 @@ async function writeToStdout(ctx: SessionContext, jobId: string, dialect: CsvDia
 function warnDamaged(ctx: SessionContext, damaged: DamagedAnswers | undefined, product: ProductSlug): void {
   const warning = damaged && damagedWarning(damaged, { noun: 'row', what: answerNoun(product) });
   if (warning) ctx.out.warn(`Warning: ${warning}.`);
+}
+
+/**
+ * How many of a list's rows are CUIT/CUILs, when they are most of its non-blank rows (the list was
+ * meant for credit reports); null otherwise, or when the list cannot be read as one.
+ */
+function mostlyCuits(content: string): { cuits: number; rows: number } | null {
+  let rows: readonly { raw: string }[];
+  try {
+    rows = parseBulkInput(content, 'cbu').rows;
+  } catch {
+    return null;
+  }
+  const cuits = rows.filter((row) => analyzeTaxId(row.raw).ok).length;
+  return cuits > 0 && cuits * 2 > rows.length ? { cuits, rows: rows.length } : null;
 }
 
 function describeJob(job: BulkJobView): string {
@@ -287,15 +305,25 @@ export const bulkCommands: CommandSpec[] = [
         prepared = withFileContent(file, () => ctx.titular.bulk.prepare({ ...input, refuseCompleted: !booleanOption(ctx.values, 'again'), refuseAllInvalid: true }));
       } catch (error) {
         exportFile?.discard();
-        // A list of CUITs run as the default product: say how to run it.
-        if (error instanceof CliError && product === 'cbu' && /credit report \(Informes\) job/.test(error.message)) {
-          throw new CliError(`${error.message}. To look up credit reports: titular bulk run ${file} --product informes`);
+        // A list of CUITs run as the default product: say how to run it. Also one that is mostly
+        // CUITs, with a few rows that are neither (a typo, a header): the core names CUITs only when
+        // every row is one.
+        if (error instanceof CliError && product === 'cbu') {
+          if (/credit report \(Informes\) job/.test(error.message)) {
+            throw new CliError(`${error.message}. To look up credit reports: titular bulk run ${file} --product informes`);
+          }
+          const cuits = mostlyCuits(content);
+          if (cuits) {
+            throw new CliError(
+              `${error.message}. ${count(cuits.cuits)} of its ${counted(cuits.rows, 'row', 'rows')} are CUIT/CUILs, which are looked up in a credit report (Informes) job. To look up credit reports: titular bulk run ${file} --product informes`,
+            );
+          }
         }
         if (!(error instanceof BulkAlreadyCompleted)) throw error;
         const before = error.completed;
         throw new CliError(
-          `${file} was already looked up in job ${before.id} (completed ${before.finishedAt?.slice(0, 16).replace('T', ' ')} UTC, ` +
-            `${count(before.progress.charged)} credits). Its results: titular bulk export ${before.id}. To look it up again and be charged again, pass --again.`,
+          `${file} was already looked up in job ${before.id} (completed ${formatInstant(before.finishedAt)}, ` +
+            `${counted(before.progress.charged, 'credit', 'credits')}). Its results: titular bulk export ${before.id}. To look it up again and be charged again, pass --again.`,
         );
       }
       const { job } = prepared;
@@ -358,7 +386,7 @@ export const bulkCommands: CommandSpec[] = [
         ['ID', 'CREATED', 'PRODUCT', 'STATUS', 'DONE', 'CHARGED', 'INVALID', 'USER', 'NAME'],
         jobs.map((j) => [
           j.id,
-          `${j.createdAt.slice(0, 16).replace('T', ' ')} UTC`,
+          formatInstant(j.createdAt),
           j.product,
           j.status === 'running' && !j.active && !j.runningElsewhere ? 'interrupted' : j.status,
           `${count(j.progress.done)}/${count(j.progress.total)}`,

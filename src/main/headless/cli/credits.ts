@@ -1,5 +1,5 @@
 // `titular credits add|show`.
-import { UsageError, namingFlags, oneOf, requiredString, stringOption, wholeNumber } from './args';
+import { UsageError, namingFlags, numberForCore, oneOf, requiredString, stringOption } from './args';
 import type { CommandSpec } from './context';
 import { counted } from './bulk-counts';
 
@@ -22,7 +22,8 @@ export const creditCommands: CommandSpec[] = [
     run(ctx) {
       const product = oneOf(requiredString(ctx.values, 'product', ctx.command), PRODUCTS, '--product', ctx.command);
       const rawAmount = requiredString(ctx.values, 'amount', ctx.command);
-      const amount = wholeNumber(rawAmount, '--amount', ctx.command);
+      // Checked by the ledger, whose refusal says the range (`0`, `-5` and `99999999999999999999` alike).
+      const amount = numberForCore(rawAmount);
       // An empty --reference (a script's unset $INVOICE) is refused: taken as "no reference" it would
       // lose the idempotency a retry counts on, and each retry would add the credits again.
       const given = stringOption(ctx.values, 'reference');

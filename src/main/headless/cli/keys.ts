@@ -10,16 +10,18 @@ import {
   futureInstant,
   listOption,
   namingFlags,
+  numberForCore,
   oneOf,
   requiredString,
   stringOption,
-  wholeNumber,
 } from './args';
 import { userByEmail, firstAdmin, CliError, type CommandSpec, type SessionContext } from './context';
 import { formatInstant, type Output } from './output';
 
 const PRODUCTS = ['cbu', 'informes'] as const;
 const SCOPES = scopeSchema.options;
+/** The widest the NAME column of `keys list` gets. */
+const NAME_COLUMN_WIDTH = 24;
 
 function keyId(ctx: SessionContext): string {
   const id = ctx.args[0];
@@ -34,6 +36,13 @@ function environmentLabel(key: ApiKeyView): string {
 function whitelistLabel(whitelist: string[] | null): string {
   if (whitelist === null) return 'unreadable (damaged in the database): no address may use this key; revoke it and create a new one';
   return whitelist.length > 0 ? whitelist.join(', ') : 'any address';
+}
+
+/** The key's name in the `keys list` table: "-" when it has none, a long one cut (`keys show` has it whole). */
+function tableName(name: string | null): string {
+  if (name === null || name.trim() === '') return '-';
+  const chars = [...name.trim()];
+  return chars.length > NAME_COLUMN_WIDTH ? `${chars.slice(0, NAME_COLUMN_WIDTH - 1).join('')}…` : chars.join('');
 }
 
 function describeKey(out: Output, key: ApiKeyView): void {
@@ -56,15 +65,16 @@ function describeKey(out: Output, key: ApiKeyView): void {
   ]);
 }
 
-/** Prints a secret for a human: on its own line, with the warning that it is shown once. */
+/** Prints a secret for a human: on its own line, with how to see it again. */
 function printSecret(out: Output, label: string, secret: string, id: string): void {
   out.line();
   out.line(`${label}:`);
   out.line();
   out.line(`  ${secret}`);
   out.line();
-  out.line(out.style('yellow', 'Copy it now: it will not be shown again.'));
-  out.line(out.style('dim', `(An admin can reveal it later with \`titular keys show ${id}\`; every reveal is audited.)`));
+  // Not "it will not be shown again": the vault keeps it sealed, and `keys show` reveals it (each
+  // reveal recorded as key.revealed in the audit log: core/keys/api-keys.ts reveal).
+  out.line(out.style('yellow', `Copy it now. An admin can reveal it again later with \`titular keys show ${id}\` (each reveal is recorded in the audit log).`));
 }
 
 export const keyCommands: CommandSpec[] = [
@@ -114,7 +124,8 @@ export const keyCommands: CommandSpec[] = [
       const expiresRaw = stringOption(ctx.values, 'expires');
       const expiresAt = expiresRaw === undefined ? null : futureInstant(expiresRaw, '--expires', command);
       const rateRaw = stringOption(ctx.values, 'rate-limit');
-      const rateLimitPerSecond = rateRaw === undefined ? null : wholeNumber(rateRaw, '--rate-limit', command);
+      // Checked by the core, whose refusal says the range (`-5`, `abc` and `1e99` alike).
+      const rateLimitPerSecond = rateRaw === undefined ? null : numberForCore(rateRaw);
       const ownerEmail = stringOption(ctx.values, 'owner');
       const owner = ownerEmail !== undefined ? userByEmail(ctx, ownerEmail, '--owner') : firstAdmin(ctx.titular.users.list(ctx.org.id));
       if (!owner) throw new CliError('No admin user to own the key; pass --owner EMAIL');
@@ -158,9 +169,10 @@ export const keyCommands: CommandSpec[] = [
         return;
       }
       ctx.out.table(
-        ['ID', 'PREFIX', 'PRODUCT', 'ENV', 'SCOPES', 'STATUS', 'EXPIRES', 'LAST USED'],
+        ['ID', 'NAME', 'PREFIX', 'PRODUCT', 'ENV', 'SCOPES', 'STATUS', 'EXPIRES', 'LAST USED'],
         keys.map((k) => [
           k.id,
+          tableName(k.name),
           k.prefix,
           k.product,
           environmentLabel(k),

@@ -103,8 +103,17 @@ function pad(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
 }
 
-/** "2026-05-01 14:03 UTC", or "-" for null. */
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * "2026-11-23 09:14:03 -03:00": an instant in the machine's local time, with its offset from UTC, or
+ * "-" for null. Every time the CLI prints for a person goes through here (--json keeps the ISO UTC
+ * instants): in UTC, a Buenos Aires back office read its evening lookups under the next day.
+ */
 export function formatInstant(iso: string | null): string {
   if (iso === null) return '-';
-  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  const d = new Date(iso);
+  const offset = -d.getTimezoneOffset();
+  const zone = `${offset < 0 ? '-' : '+'}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())} ${zone}`;
 }

@@ -109,19 +109,43 @@ function promptHidden(prompt: string): Promise<string | null> {
   });
 }
 
-/** The key given, or null when its prompt was interrupted. */
+/** The quiet way to give the upstream key. */
+const PIPE_KEY = 'printf %s "$KEY" | titular remote set-key';
+
+/** "the upstream key is …" as the opening of a sentence. */
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * What is wrong with a base URL, for `--url: …`. The core's "must start with https://" for another
+ * scheme (ftp://, file://) left out what it also accepts: plain http to this machine.
+ */
+function baseUrlProblem(url: string): string | null {
+  const problem = remoteBaseUrlProblem(url);
+  if (problem === null || !problem.startsWith('the base URL must start with https://')) return problem;
+  return 'the base URL must start with https:// (or http:// for this machine only: localhost, 127.x.x.x or [::1])';
+}
+
+/**
+ * The key given, or null when its prompt was interrupted. An empty one is a usage error (exit 2), as
+ * an empty --reference is, said before the shell-history warning: there is no key to warn about.
+ */
 async function readKey(ctx: SessionContext): Promise<string | null> {
   const fromArgv = stringOption(ctx.values, 'key');
   const fromStdin = booleanOption(ctx.values, 'key-stdin');
   if (fromArgv !== undefined && fromStdin) throw new UsageError('Give the key either with --key or on stdin, not both', ctx.command);
   if (fromArgv !== undefined) {
-    ctx.out.warn(
-      'Warning: --key leaves the upstream key in your shell history and the process list; prefer: printf %s "$KEY" | titular remote set-key',
-    );
+    if (fromArgv.trim() === '') throw new UsageError(`--key needs a value (or leave it out and pipe the key on stdin: ${PIPE_KEY})`, ctx.command);
+    ctx.out.warn(`Warning: --key leaves the upstream key in your shell history and the process list; prefer: ${PIPE_KEY}`);
     return fromArgv.trim();
   }
-  if (!fromStdin && process.stdin.isTTY) return (await promptHidden('Upstream key (input hidden): '))?.trim() ?? null;
-  return (await readStdin(MAX_KEY_INPUT_BYTES)).trim();
+  if (!fromStdin && process.stdin.isTTY) {
+    const typed = (await promptHidden('Upstream key (input hidden): '))?.trim() ?? null;
+    if (typed === '') throw new UsageError('The upstream key is empty: nothing was typed', ctx.command);
+    return typed;
+  }
+  const piped = (await readStdin(MAX_KEY_INPUT_BYTES)).trim();
+  if (piped === '') throw new UsageError(`The upstream key is empty: stdin held no key (${PIPE_KEY})`, ctx.command);
+  return piped;
 }
 
 export const remoteCommands: CommandSpec[] = [
@@ -149,7 +173,7 @@ export const remoteCommands: CommandSpec[] = [
       if (url === undefined && timeout === undefined && !clear) throw new UsageError('Give --url URL, --timeout-ms N or --clear-url', ctx.command);
       if (url !== undefined && clear) throw new UsageError('Give either --url or --clear-url', ctx.command);
       if (url !== undefined) {
-        const problem = remoteBaseUrlProblem(url.trim());
+        const problem = baseUrlProblem(url.trim());
         if (problem) throw new UsageError(`--url: ${problem}`, ctx.command);
       }
       let timeoutMs: number | undefined;
@@ -194,7 +218,7 @@ export const remoteCommands: CommandSpec[] = [
         return signalExitCode('SIGINT');
       }
       const problem = upstreamKeyProblem(key);
-      if (problem) throw new CliError(`${problem}; the upstream key was not changed`);
+      if (problem) throw new CliError(`${capitalized(problem)}; the upstream key was not changed`);
       const replaced = ctx.titular.secrets.has('remote.upstreamKey');
       setUpstreamKey(ctx.titular, actorOf(ctx), key);
       if (ctx.out.json) {
@@ -271,8 +295,7 @@ export const remoteCommands: CommandSpec[] = [
         for (const b of result.balances ?? []) ctx.out.line(`  upstream ${b.productSlug} balance: ${b.balance}`);
         return 0;
       }
-      ctx.out.error(`Failed: ${result.message}${result.latencyMs ? ` (${result.latencyMs} ms)` : ''}`);
-      return 1;
+      throw new CliError(`The remote test failed: ${result.message}${result.latencyMs ? ` (${result.latencyMs} ms)` : ''}`);
     },
   },
   {

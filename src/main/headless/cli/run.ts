@@ -43,6 +43,9 @@ function resolve(argv: readonly string[]): Resolved {
   }
   if (first === undefined) {
     if (help || argv.length === 0) return { kind: 'help', text: mainUsage() };
+    // `titular --data-dir`: the flag is what is missing its value, not the command (said as parseArgs is).
+    const dangling = beforeDashes(argv).at(-1);
+    if (dangling !== undefined && VALUE_FLAGS.has(dangling)) throw new UsageError(`Option ${dangling} needs a value`);
     throw new UsageError('Missing command');
   }
   if (first === 'help') return { kind: 'help', text: helpFor(words.slice(1)) };
@@ -125,7 +128,7 @@ export async function runCli(argv: readonly string[], io: RunOptions): Promise<n
     if (dataDirFlag !== undefined && dataDirFlag.trim() === '') throw new UsageError('--data-dir needs a directory', spec.name);
     // Read as `serve` reads it; a value it does not know is refused before anything is opened, not ignored.
     if (parseSynchronous(io.env.TITULAR_SYNCHRONOUS) === null) {
-      throw new UsageError(`TITULAR_SYNCHRONOUS must be NORMAL or FULL, not ${io.env.TITULAR_SYNCHRONOUS}`, spec.name);
+      throw new UsageError(`TITULAR_SYNCHRONOUS must be NORMAL or FULL (got ${JSON.stringify(io.env.TITULAR_SYNCHRONOUS)})`, spec.name);
     }
     // Both passphrase variables set, or a passphrase file that cannot be read: refused before anything is opened.
     try {
