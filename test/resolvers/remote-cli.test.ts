@@ -103,7 +103,10 @@ describe('titular remote / resolver', { timeout: 90_000 }, () => {
     const piped = record(await cli(['remote', 'set-key', '--json'], `${UPSTREAM_KEY}\n`));
     expect(json(piped)).toEqual({ keySet: true, replaced: true });
     expect(piped.stdout + piped.stderr).not.toContain(UPSTREAM_KEY);
-    expect(record(await cli(['remote', 'set-key'], '   \n')).code).toBe(1);
+    // An empty key is a usage error (exit 2), as an empty --reference is.
+    const empty = record(await cli(['remote', 'set-key'], '   \n'));
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('titular: The upstream key is empty: stdin held no key');
 
     const ok = json(record(await cli(['remote', 'test', '--json'])));
     expect(ok).toMatchObject({ ok: true, httpStatus: 200, balances: [{ productSlug: 'cbu', balance: 999 }] });
