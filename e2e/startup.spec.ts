@@ -190,7 +190,7 @@ test('Ajustes: the admin changes auto-lock and the resolvers, and stores a remot
   await url.fill('ftp://api.titular.example');
   await expect(urlError).toHaveCount(0);
   await page.getByTestId('settings-save').click();
-  await expect(urlError).toHaveText('The base URL must start with https://.');
+  await expect(urlError).toHaveText('The base URL must start with https:// (or http:// for this machine only: localhost, 127.x.x.x or [::1]).');
   await expect(form).not.toContainText('remote.baseUrl');
   // The timeout's range written as the screen writes numbers.
   await page.getByTestId('settings-remote-timeout').fill('99');

@@ -1,7 +1,7 @@
 // The CLI's failures as an admin meets them, run as a process: a file where a folder should be, an
 // export path that cannot be written, a bad input file (exit 1) against a bad flag (exit 2), a job
 // that cannot be resumed, messages that name their flag; and the help texts agreeing with the README.
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

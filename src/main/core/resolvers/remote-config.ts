@@ -50,7 +50,7 @@ export function remoteBaseUrlProblem(raw: string): string | null {
   } catch {
     return 'the base URL is not a valid URL (e.g. https://api.example.com)';
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'the base URL must start with https://';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'the base URL must start with https:// (or http:// for this machine only: localhost, 127.x.x.x or [::1])';
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     return 'the base URL must use https:// (plain http:// is accepted only for this machine: localhost, 127.x.x.x or [::1]): the upstream key would travel unencrypted';
   }

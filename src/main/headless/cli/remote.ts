@@ -116,16 +116,6 @@ const PIPE_KEY = 'printf %s "$KEY" | titular remote set-key';
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
- * What is wrong with a base URL, for `--url: …`. The core's "must start with https://" for another
- * scheme (ftp://, file://) left out what it also accepts: plain http to this machine.
- */
-function baseUrlProblem(url: string): string | null {
-  const problem = remoteBaseUrlProblem(url);
-  if (problem === null || !problem.startsWith('the base URL must start with https://')) return problem;
-  return 'the base URL must start with https:// (or http:// for this machine only: localhost, 127.x.x.x or [::1])';
-}
-
-/**
  * The key given, or null when its prompt was interrupted. An empty one is a usage error (exit 2), as
  * an empty --reference is, said before the shell-history warning: there is no key to warn about.
  */
@@ -173,7 +163,7 @@ export const remoteCommands: CommandSpec[] = [
       if (url === undefined && timeout === undefined && !clear) throw new UsageError('Give --url URL, --timeout-ms N or --clear-url', ctx.command);
       if (url !== undefined && clear) throw new UsageError('Give either --url or --clear-url', ctx.command);
       if (url !== undefined) {
-        const problem = baseUrlProblem(url.trim());
+        const problem = remoteBaseUrlProblem(url.trim());
         if (problem) throw new UsageError(`--url: ${problem}`, ctx.command);
       }
       let timeoutMs: number | undefined;
