@@ -465,6 +465,13 @@ test('CSV export downloads the filtered history for a Spanish spreadsheet', asyn
   expect(csv.split('\r\n')[1]).toMatch(/^[0-9a-f-]{36},\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},[^,]*,(CBU|CVU|ALIAS),Error,(Desktop|API|Batch),/);
   expect((await download).suggestedFilename()).toMatch(/^titular-history-\d{4}-\d{2}-\d{2}\.csv$/);
   await page.getByTestId('lang-switch').click();
+
+  // Each export is in the audit trail (Claves), in words: who took how many lookups of which product out.
+  await goTo(page, 'claves');
+  const exported = page.getByTestId('audit-table').locator('[data-testid="audit-row"][data-action="history.exported"]').first();
+  await expect(exported).toContainText('Exportó el historial');
+  await expect(exported).toContainText(ADMIN.name);
+  await expect(exported).toContainText(/\d+ consultas? · Consulta CBU · Producción · CSV/);
 });
 
 // The table shows local times, so the date filters must mean local days (the UI sends their exact

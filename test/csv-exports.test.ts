@@ -199,4 +199,23 @@ describe('bulk.exportCsv', () => {
       expect(csv).toContain('ab\ufffd]0;PWNED\ufffd\ufffd[2Jcd\ufffd1m');
     }
   });
+
+  it('every export is in the audit trail: who took which lookups out, how many, with which filters (an operator\'s too)', async () => {
+    const before = (await value('audit.list', { limit: 100 })).entries.length;
+    const exported = await f.value('history.exportCsv', { language: 'es', status: 'ERROR', q: '  0000  ' }, f.operatorToken);
+    const { job } = await f.value('bulk.create', { name: 'auditada.txt', product: 'cbu', content: DIR.company.cbu }, f.operatorToken);
+    await f.value('bulk.start', { id: job.id }, f.operatorToken);
+    for (let i = 0; i < 200 && (await f.value('bulk.get', { id: job.id }, f.operatorToken)).job.active; i++) await new Promise((r) => setTimeout(r, 25));
+    await f.value('bulk.exportCsv', { id: job.id, language: 'en' }, f.operatorToken);
+    const entries = (await value('audit.list', { limit: 100 })).entries;
+    expect(entries).toHaveLength(before + 2);
+    const [bulk, history] = entries;
+    expect(history).toMatchObject({
+      action: 'history.exported',
+      targetType: 'history',
+      details: { rows: exported.rows, product: 'cbu', environment: 'live', format: 'csv', filters: { status: 'ERROR', q: '0000' } },
+      actor: { id: f.operatorId },
+    });
+    expect(bulk).toMatchObject({ action: 'bulk.exported', targetType: 'bulk_job', targetId: job.id, details: { name: 'auditada.txt', rows: 1 }, actor: { id: f.operatorId } });
+  });
 });

@@ -1,6 +1,7 @@
 // The bulk channels (bulk-contract.ts) for a signed-in user. Jobs run in this process (Electron's
 // main process or the headless server); the renderer polls `bulk.get` while one runs. Each user
 // sees and controls the jobs they started; admins see and control every job of the organization.
+import { recordBulkExport } from '../audit/export-audit';
 import type { z } from 'zod';
 import type { Titular } from '../titular';
 import type { User } from '../users/users';
@@ -53,6 +54,7 @@ export const bulkHandlers: { [C in BulkChannel]: BulkHandler<C> } = {
     const csv = [...titular.bulk.exportCsv(user.orgId, job.id, dialect, damaged)].join('');
     // As history.exportCsv: no outcome in the file that is not on disk yet (synchronous=FULL).
     await titular.commits.settled();
+    await titular.commits.writeAlone(() => recordBulkExport(titular.audit, user.orgId, user.id, { jobId: job.id, name: job.name, rows: job.totalRows }));
     // Letters, digits, `_`, `-` and single dots only (no "..", no leading dot): the desktop saves only
     // names of that shape (electron/download-policy.ts).
     const base = job.name.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '-').replace(/\.{2,}/g, '-').slice(0, 60).replace(/^[-.]+|[-.]+$/g, '') || 'lote';

@@ -2,6 +2,7 @@
 // headless HTTP bridge both dispatch here after parsing the input with the contract's schema, so
 // the two transports cannot drift apart. Admin-only channels are refused for operators here, with
 // the user's role read fresh on every call (a demotion applies at once).
+import { recordHistoryExport } from '../audit/export-audit';
 import type { Titular } from '../titular';
 import { defaultBackupRoot, newBackupFolder } from '../backup/backup-folder';
 import { TitularError, invalidParameter } from '../errors';
@@ -121,6 +122,12 @@ const handlers: { [C in Channel]: Handler<C> } = {
       csv += historyCsvRow(entry, dialect);
     }
     await titular.commits.settled();
+    // Recorded before the file is handed over: an export that cannot be audited is not made.
+    const scope = historyScope(user, input);
+    const filters = { from: input.from, to: input.to, status: input.status, source: input.source, q: input.q?.trim() };
+    await titular.commits.writeAlone(() =>
+      recordHistoryExport(titular.audit, user.orgId, user.id, { rows, product: scope.product, environment: scope.environment, format: 'csv', filters }),
+    );
     const fileName = `titular-${dialect.form === 'en' ? 'history' : 'historial'}-${dialect.day(Date.now())}.csv`;
     return { fileName, csv, rows, damaged: damaged.summary() };
   },

@@ -18,6 +18,7 @@ import { analyzeTaxId } from '../../../shared/identifiers';
 import { UsageError, booleanOption, oneOf, outputFileOption, outputFileOptions, stringOption, wholeNumber } from './args';
 import { CliError, unlockSessionVault, userByEmail, type CommandSpec, type SessionContext } from './context';
 import { ProgressReporter } from './bulk-progress-bar';
+import { recordBulkExport } from '../../core/audit/export-audit';
 import { formatInstant } from './output';
 import { count, counted, countsSummary } from './bulk-counts';
 import { letSignalsIn } from './interrupt';
@@ -81,6 +82,7 @@ class ExportFile {
       this.discard();
       throw writeFailure(this.target, error);
     }
+    recordExport(ctx, jobId);
     return damaged;
   }
 
@@ -101,7 +103,14 @@ async function writeToStdout(ctx: SessionContext, jobId: string, dialect: CsvDia
   for (const chunk of ctx.titular.bulk.exportCsv(ctx.org.id, jobId, dialect, damaged)) {
     if (!stdout.write(chunk)) await new Promise<void>((resolve) => stdout.once('drain', resolve));
   }
+  recordExport(ctx, jobId);
   return damaged;
+}
+
+/** A whole export of a job's results, in the audit trail (audit/export-audit.ts says why). */
+function recordExport(ctx: SessionContext, jobId: string): void {
+  const job = ctx.titular.bulk.get(ctx.org.id, jobId);
+  recordBulkExport(ctx.titular.audit, ctx.org.id, ctx.actor.id, { jobId, name: job.name, rows: job.totalRows });
 }
 
 /** Says on stderr, once, how many exported rows lacked their stored answer (history/stored-answer.ts). */

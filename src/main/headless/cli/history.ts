@@ -1,6 +1,7 @@
 // `titular history export`: every matching history entry, streamed as CSV or JSON to stdout or a
 // file. Reads through its own read-only connection (see openReader) so the export never holds the
 // core's connection busy.
+import { recordHistoryExport } from '../../core/audit/export-audit';
 import Database from 'better-sqlite3';
 import { createWriteStream, renameSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
@@ -232,6 +233,9 @@ export const historyCommands: CommandSpec[] = [
         if (!completed) sink.abort();
       }
 
+      // Once the export is whole (an interrupted one took nothing out): audit/export-audit.ts says why.
+      const { from, to, status: statusFilter, source: sourceFilter } = raw;
+      recordHistoryExport(ctx.titular.audit, ctx.org.id, ctx.actor.id, { rows: count, product, environment, format, filters: { from, to, status: statusFilter, source: sourceFilter } });
       const warning = damagedWarning(damaged, { noun: 'entry', what: answerNoun(product) });
       if (warning) ctx.out.warn(`Warning: ${warning}.`);
       if (target) {

@@ -45,6 +45,17 @@ export function AuditTable({ keys = [], users = [], initialFilter = 'all' }: { k
         return typeof d.accounts === 'number' ? plural(d.accounts, m.audit.imported) : entry.targetType;
       case 'vault':
         return m.audit.vaultTarget;
+      case 'history': {
+        // An export: how many lookups, of which product and environment (its filters are in the CLI's `titular audit`).
+        const rows = typeof d.rows === 'number' ? plural(d.rows, m.audit.exportedEntries) : '';
+        const product = d.product === 'cbu' || d.product === 'informes' ? m.products[d.product] : '';
+        const environment = d.environment === 'live' || d.environment === 'sandbox' ? m.keys.envShort[d.environment] : '';
+        return [rows, product, environment, typeof d.format === 'string' ? d.format.toUpperCase() : ''].filter(Boolean).join(' · ');
+      }
+      case 'bulk_job': {
+        const name = typeof d.name === 'string' ? tpl(m.audit.batchTarget, { name: d.name }) : (entry.targetId ?? '');
+        return [name, typeof d.rows === 'number' ? plural(d.rows, m.audit.exportedRows) : ''].filter(Boolean).join(' · ');
+      }
       case 'settings':
         return settingsTarget(entry.action, d);
       case 'data': {

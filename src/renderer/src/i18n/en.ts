@@ -517,6 +517,8 @@ export const en: Messages = {
       'remote.upstream_key_set': 'Saved the remote API key',
       'remote.upstream_key_removed': 'Removed the remote API key',
       'remote.upstream_error': 'The remote API refused lookups',
+      'history.exported': 'Exported the history',
+      'bulk.exported': "Exported a batch's results",
     },
     settingNames: {
       'api.port': 'Local API port',
@@ -545,6 +547,9 @@ export const en: Messages = {
     importedReports: { one: '1 report', other: '{n} reports' },
     keyTarget: 'Key {name}',
     vaultTarget: 'Key vault',
+    exportedEntries: { one: '1 lookup', other: '{n} lookups' },
+    exportedRows: { one: '1 row', other: '{n} rows' },
+    batchTarget: 'Batch {name}',
   },
   users: {
     listTitle: 'Members',

@@ -528,6 +528,8 @@ export const es = {
       'remote.upstream_key_set': 'Guardó la clave de la API remota',
       'remote.upstream_key_removed': 'Quitó la clave de la API remota',
       'remote.upstream_error': 'La API remota rechazó consultas',
+      'history.exported': 'Exportó el historial',
+      'bulk.exported': 'Exportó los resultados de un lote',
     },
     // What each setting is called in the trail; the values are shown as stored.
     settingNames: {
@@ -557,6 +559,9 @@ export const es = {
     importedReports: { one: '1 informe', other: '{n} informes' },
     keyTarget: 'Clave {name}',
     vaultTarget: 'Bóveda de claves',
+    exportedEntries: { one: '1 consulta', other: '{n} consultas' },
+    exportedRows: { one: '1 fila', other: '{n} filas' },
+    batchTarget: 'Lote {name}',
   },
   users: {
     listTitle: 'Miembros',
