@@ -14,7 +14,7 @@ import { LANG_HELP, LANG_OPTION, exportDialect } from './export-lang';
 import { historyQuerySchema } from '../../../shared/api/history';
 import { lookupStatusSchema, sourceSchema } from '../../../shared/api/common';
 import { UsageError, oneOf, outputFileOption, outputFileOptions, requiredString, stringOption } from './args';
-import { CliError, databaseFile, type CommandSpec } from './context';
+import { CliError, databaseFile, type CommandSpec, type SessionContext } from './context';
 import { exportTarget, refuseJsonWithCsvOnStdout, removeQuietly, writeFailure } from './export-target';
 import { interruptedExitCode, sayStopped } from './interrupt';
 
@@ -126,6 +126,16 @@ function openReader(dataDir: string): Database.Database {
 
 const CHUNK_CHARS = 64 * 1024;
 
+/** An export in the audit trail, with the filters as they were given. */
+function recordExport(
+  ctx: SessionContext,
+  done: { rows: number; product: 'cbu' | 'informes'; environment: 'live' | 'sandbox'; format: 'csv' | 'json'; raw: Record<string, string> },
+): void {
+  const { from, to, status, source } = done.raw;
+  const filters = { from, to, status, source };
+  recordHistoryExport(ctx.titular.audit, ctx.org.id, ctx.actor.id, { rows: done.rows, product: done.product, environment: done.environment, format: done.format, filters });
+}
+
 export const historyCommands: CommandSpec[] = [
   {
     name: 'history export',
@@ -221,7 +231,11 @@ export const historyCommands: CommandSpec[] = [
           sayStopped(ctx.out, target ? `${target} was not written` : 'the export on stdout is incomplete');
           return interruptedExitCode(ctx.signal);
         }
-        if (sink.closed) return 0;
+        if (sink.closed) {
+          // The reader went away (`| head`): what it read has left all the same, and is recorded.
+          recordExport(ctx, { rows: count, product, environment, format, raw });
+          return 0;
+        }
         if (format === 'json') buffer += count === 0 ? ']\n' : '\n]\n';
         await sink.write(buffer);
         await sink.finish();
@@ -234,8 +248,7 @@ export const historyCommands: CommandSpec[] = [
       }
 
       // Once the export is whole (an interrupted one took nothing out): audit/export-audit.ts says why.
-      const { from, to, status: statusFilter, source: sourceFilter } = raw;
-      recordHistoryExport(ctx.titular.audit, ctx.org.id, ctx.actor.id, { rows: count, product, environment, format, filters: { from, to, status: statusFilter, source: sourceFilter } });
+      recordExport(ctx, { rows: count, product, environment, format, raw });
       const warning = damagedWarning(damaged, { noun: 'entry', what: answerNoun(product) });
       if (warning) ctx.out.warn(`Warning: ${warning}.`);
       if (target) {
