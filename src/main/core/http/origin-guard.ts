@@ -4,9 +4,8 @@
 // (one bucket per address, and every local client shares 127.0.0.1) refuses the user's own tools.
 // So the API's requests are refused before any key is read (server.ts; the browser-mode UI's page
 // holds no secret, and its bridge wants a session token no page has). A browser says a request is a
-// page's: with `Origin`
-// (every cross-origin fetch and form, every POST) and with `Sec-Fetch-Site` (also an <img> or a
-// no-cors fetch, which carry no Origin). Tools outside a browser send neither and are not affected.
+// page's: with `Origin` (every cross-origin fetch and form, every POST) and with `Sec-Fetch-Site`
+// (also an <img> or a no-cors fetch, which carry no Origin). Tools outside a browser send neither.
 import type { IncomingHttpHeaders } from 'node:http';
 
 /**
