@@ -130,8 +130,13 @@ test('the consumption chart counts in steps of 1, 2 or 5 × 10ⁿ and labels its
     expect(ticks, `${width} px`).toEqual(ticks.map((_, i) => i * step));
     expect(ticks.length, `${width} px`).toBeGreaterThanOrEqual(3);
     expect([1, 2, 5], `${width} px: a step of ${step}`).toContain(step / 10 ** Math.floor(Math.log10(step)));
-    // The days' labels at one distance from each other, the last one today's.
-    const xs = await chart.getByTestId('chart-x-label').evaluateAll((els) => els.map((el) => Number(el.getAttribute('x'))));
+    // The chart redraws once a ResizeObserver has seen its new width: measure that drawing, not the
+    // one before (labels it removes would keep their old places and read as uneven).
+    await expect
+      .poll(() => chart.evaluate((card) => card.querySelector('svg.chart')!.getAttribute('width') === String(Math.round(card.querySelector('.chart-wrap')!.getBoundingClientRect().width))), { message: `${width} px` })
+      .toBe(true);
+    // The days' labels at one distance from each other, the last one today's; read in one step.
+    const xs = await chart.evaluate((card) => [...card.querySelectorAll('[data-testid="chart-x-label"]')].map((el) => Number(el.getAttribute('x'))));
     const gaps = xs.slice(1).map((x, i) => x - xs[i]!);
     expect(Math.max(...gaps) - Math.min(...gaps), `${width} px: gaps ${gaps.join(', ')}`).toBeLessThan(0.5);
     expect(xs.length, `${width} px`).toBeGreaterThanOrEqual(5);
