@@ -6,6 +6,7 @@
 // made for this test and revoked by it; the audit entry is put back after it.
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { pastAppendOnlyGuard } from '../test/support/append-only';
 import { expect, goTo, openApp, test } from './fixtures';
 import { wcagViolations } from './axe';
 
@@ -27,7 +28,7 @@ test('a key with an unreadable IP whitelist is listed, marked and revoked; an au
   const entry = db.prepare("SELECT id, details FROM audit_log WHERE action = 'key.created' AND target_id = ?").get(keyId) as { id: string; details: string };
   try {
     db.prepare('UPDATE api_keys SET ip_whitelist = ? WHERE id = ?').run('["10.0.', keyId);
-    db.prepare('UPDATE audit_log SET details = ? WHERE id = ?').run(entry.details.slice(0, 5), entry.id);
+    pastAppendOnlyGuard(db, () => db.prepare('UPDATE audit_log SET details = ? WHERE id = ?').run(entry.details.slice(0, 5), entry.id));
     // Away and back, 15 s later: the screen reads the key list and the audit trail again.
     await goTo(page, 'consulta');
     await page.clock.fastForward(16_000);
@@ -51,7 +52,7 @@ test('a key with an unreadable IP whitelist is listed, marked and revoked; an au
     await expect(row).toHaveAttribute('data-status', 'revoked');
     await expect(row.getByTestId('key-whitelist-damaged')).toHaveCount(0);
   } finally {
-    db.prepare('UPDATE audit_log SET details = ? WHERE id = ?').run(entry.details, entry.id);
+    pastAppendOnlyGuard(db, () => db.prepare('UPDATE audit_log SET details = ? WHERE id = ?').run(entry.details, entry.id));
     db.close();
   }
 });

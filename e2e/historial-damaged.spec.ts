@@ -4,6 +4,7 @@
 // row is damaged in the shared data directory for this test only, and put back after it.
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { pastAppendOnlyGuard } from '../test/support/append-only';
 import { ACCOUNTS } from './data';
 import { expect, goTo, lookup, openApp, test } from './fixtures';
 
@@ -14,7 +15,7 @@ test('a damaged entry is listed and marked, its detail says what is intact, and 
   const newest = db.prepare("SELECT id, response_data AS data FROM lookups WHERE environment = 'live' AND product = 'cbu' ORDER BY id DESC LIMIT 1").get() as { id: string; data: string };
   try {
     // Cut in the middle, as a torn write leaves it.
-    db.prepare('UPDATE lookups SET response_data = ? WHERE id = ?').run(newest.data.slice(0, 20), newest.id);
+    pastAppendOnlyGuard(db, () => db.prepare('UPDATE lookups SET response_data = ? WHERE id = ?').run(newest.data.slice(0, 20), newest.id));
     await goTo(page, 'historial');
     const first = page.getByTestId('history-row').first();
     await expect(first.getByTestId('history-result-damaged')).toHaveText('Contenido dañado');
@@ -32,7 +33,7 @@ test('a damaged entry is listed and marked, its detail says what is intact, and 
     await download;
     await expect(page.getByTestId('toast').filter({ hasText: newest.id })).toBeVisible();
   } finally {
-    db.prepare('UPDATE lookups SET response_data = ? WHERE id = ?').run(newest.data, newest.id);
+    pastAppendOnlyGuard(db, () => db.prepare('UPDATE lookups SET response_data = ? WHERE id = ?').run(newest.data, newest.id));
     db.close();
   }
 });

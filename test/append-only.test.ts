@@ -1,14 +1,13 @@
 // Invariant 3 (README, "Invariants"): the ledger (`credit_ledger`), the lookup history (`lookups`) and
 // the audit log (`audit_log`) are append-only, and their ids are UUIDv7.
 //
-// How: TEMP triggers on the core's own better-sqlite3 connection (`titular.database.sqlite`) abort any
-// UPDATE or DELETE of those three tables. A TEMP trigger lives in that connection only and changes
-// nothing on disk, and that connection is the one every core write goes through (ledger, history,
-// audit, group commits, bulk runs, housekeeping). The one other connection a core opens is the WAL
-// checkpointer's worker thread (db/wal-checkpointer.ts), which only runs `PRAGMA wal_checkpoint` and
-// writes no row; separate processes (the CLI) open cores of their own and are not driven here. As a
-// second net that does not depend on which connection wrote, every row seen at a checkpoint of the
-// workload must still be there, byte for byte, at the end.
+// How: the database's own triggers (migration 0008) abort any UPDATE or DELETE of those three tables,
+// on every connection; the core's connection turns `recursive_triggers` on (db/open.ts), so a row
+// replaced by INSERT OR REPLACE is refused too. Every core write goes through that connection (ledger,
+// history, audit, group commits, bulk runs, housekeeping); the one other a core opens is the WAL
+// checkpointer's worker thread (db/wal-checkpointer.ts), which writes no row. So a rewrite anywhere in
+// the workload below fails its step. As a second net that does not depend on the triggers, every row
+// seen at a checkpoint of the workload must still be there, byte for byte, at the end.
 //
 // Then a broad workload runs through the public interfaces (HTTP API by Fastify inject, the desktop
 // channels by `dispatch`, the core's own methods where the hosts call them), across a close and a
@@ -16,7 +15,8 @@
 // unique, whose 48-bit time is within a day of the row's `created_at`; and a control shows that the
 // triggers do refuse an UPDATE and a DELETE of each table.
 import { rmSync } from 'node:fs';
-import type Database from 'better-sqlite3';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createFixture, type Fixture } from './support/fixture';
@@ -43,19 +43,15 @@ type AppendOnlyTable = (typeof APPEND_ONLY)[number];
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** Makes the core's connection refuse any UPDATE or DELETE of the append-only tables (this connection only). */
-function forbidRewrites(sqlite: Database.Database): void {
-  // An INSERT OR REPLACE deletes the row it replaces without firing DELETE triggers unless recursive
-  // triggers are on: on, so a replacement is caught like any other rewrite.
-  sqlite.pragma('recursive_triggers = ON');
+/** The connection refuses any UPDATE or DELETE of the append-only tables, and a replacement of a row. */
+function expectGuarded(sqlite: Database.Database): void {
+  const triggers = sqlite.prepare("SELECT tbl_name AS \"table\", sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all() as { table: string; sql: string }[];
   for (const table of APPEND_ONLY) {
     for (const event of ['UPDATE', 'DELETE']) {
-      sqlite.exec(
-        `CREATE TEMP TRIGGER append_only_${table}_${event.toLowerCase()} BEFORE ${event} ON main.${table}
-         BEGIN SELECT RAISE(ABORT, '${table} is append-only'); END;`,
-      );
+      expect(triggers, `${table}: ${event}`).toContainEqual({ table, sql: expect.stringMatching(new RegExp(`BEFORE ${event} ON \`${table}\` BEGIN SELECT RAISE\\(ABORT, '${table} is append-only'\\)`)) });
     }
   }
+  expect(sqlite.pragma('recursive_triggers', { simple: true })).toBe(1);
 }
 
 type Row = Record<string, unknown> & { id: string; created_at: number };
@@ -115,11 +111,10 @@ let pausedJobId = '';
 
 beforeAll(async () => {
   upstream = await startFakeUpstream({ key: UPSTREAM_KEY });
-  // No credits here: every purchase happens below, under the triggers. The organization and its two
-  // users (and their audit entries) are created by createFixture before the triggers exist.
+  // No credits here: every purchase happens below, where the first snapshot can see its rows.
   f = await createFixture({ remote: { ...TEST_REMOTE, failureThreshold: 1_000 } });
   ({ titular, app, orgId, adminId } = f);
-  forbidRewrites(sqlite());
+  expectGuarded(sqlite());
   snapshots.push(snapshot(sqlite()));
 });
 
@@ -282,8 +277,8 @@ describe('invariant 3: credit_ledger, lookups and audit_log are append-only, wit
     titular.close();
 
     titular = openTitular({ dataDir: f.dataDir, keyProvider: headlessKeyProvider(f.dataDir, {}) });
-    // A new connection: its triggers are installed again before anything else runs on it.
-    forbidRewrites(sqlite());
+    // A new connection: guarded as the first was.
+    expectGuarded(sqlite());
     app = buildHttpApi(titular, { log: () => undefined });
     await app.ready();
 
@@ -331,14 +326,23 @@ describe('invariant 3: credit_ledger, lookups and audit_log are append-only, wit
     checkHistoryCountInvariants(sqlite());
   });
 
-  it('control: the triggers refuse an UPDATE and a DELETE of each table on the core connection, and change nothing', () => {
+  it('control: the triggers refuse an UPDATE and a DELETE of each table on the core connection and on any other, and change nothing', () => {
     const before = snapshot(sqlite());
-    for (const table of APPEND_ONLY) {
-      const { id } = sqlite().prepare(`SELECT id FROM ${table} ORDER BY id LIMIT 1`).get() as { id: string };
-      expect(() => sqlite().prepare(`UPDATE ${table} SET created_at = created_at + 1 WHERE id = ?`).run(id)).toThrow(`${table} is append-only`);
-      expect(() => sqlite().prepare(`DELETE FROM ${table} WHERE id = ?`).run(id)).toThrow(`${table} is append-only`);
-      // A replacement of the row under its own id: SQLite deletes it first, which the trigger sees.
-      expect(() => sqlite().prepare(`INSERT OR REPLACE INTO ${table} SELECT * FROM ${table} WHERE id = ?`).run(id)).toThrow(`${table} is append-only`);
+    // Another program's connection, with SQLite's defaults (recursive_triggers off).
+    const other = new Database(path.join(f.dataDir, 'titular.db'));
+    try {
+      for (const table of APPEND_ONLY) {
+        const { id } = sqlite().prepare(`SELECT id FROM ${table} ORDER BY id LIMIT 1`).get() as { id: string };
+        for (const db of [sqlite(), other]) {
+          expect(() => db.prepare(`UPDATE ${table} SET created_at = created_at + 1 WHERE id = ?`).run(id)).toThrow(`${table} is append-only`);
+          expect(() => db.prepare(`DELETE FROM ${table} WHERE id = ?`).run(id)).toThrow(`${table} is append-only`);
+        }
+        // A replacement of the row under its own id: SQLite deletes it first, which the trigger sees
+        // when recursive triggers are on, as on the core's connection.
+        expect(() => sqlite().prepare(`INSERT OR REPLACE INTO ${table} SELECT * FROM ${table} WHERE id = ?`).run(id)).toThrow(`${table} is append-only`);
+      }
+    } finally {
+      other.close();
     }
     expect(snapshot(sqlite())).toEqual(before);
   });

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pastAppendOnlyGuard } from './support/append-only';
 import { auth } from './support/fixture';
 import { createBridgeFixture, type BridgeFixture } from './support/bridge-fixture';
 import { DIR, DIRECTORY_CSV } from './support/directory-data';
@@ -33,7 +34,7 @@ const faults: string[] = [];
 function damage(sql: string, ...params: unknown[]): number {
   const db = new Database(path.join(f.dataDir, 'titular.db'));
   try {
-    return db.prepare(sql).run(...params).changes;
+    return pastAppendOnlyGuard(db, () => db.prepare(sql).run(...params).changes);
   } finally {
     db.close();
   }

@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pastAppendOnlyGuard } from './support/append-only';
 import { auth } from './support/fixture';
 import { createBridgeFixture, type BridgeFixture } from './support/bridge-fixture';
 import { DIR, DIRECTORY_CSV } from './support/directory-data';
@@ -24,11 +25,11 @@ let key: string;
 /** The ids of the three lookups, by what was looked up. */
 const ids: Record<'individual' | 'company' | 'missing', string> = { individual: '', company: '', missing: '' };
 
-/** Writes `text` into a lookup's stored answer through a connection of the test's own, as another tool would. */
+/** Writes `text` into a lookup's stored answer through a connection of the test's own, as another tool would (past the append-only guard). */
 function damage(id: string, text: string): void {
   const db = new Database(path.join(f.dataDir, 'titular.db'));
   try {
-    expect(db.prepare('UPDATE lookups SET response_data = ? WHERE id = ?').run(text, id).changes).toBe(1);
+    expect(pastAppendOnlyGuard(db, () => db.prepare('UPDATE lookups SET response_data = ? WHERE id = ?').run(text, id).changes)).toBe(1);
   } finally {
     db.close();
   }

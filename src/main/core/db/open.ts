@@ -48,6 +48,10 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
     switchToWal(sqlite);
     sqlite.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
     sqlite.pragma('foreign_keys = ON');
+    // The ledger, the history and the audit trail refuse UPDATE and DELETE (drizzle/0008's triggers).
+    // An INSERT OR REPLACE removes the row it replaces without firing DELETE triggers unless this is on;
+    // with it on, a replacement is refused too. Inserts with no conflict, the lookup path's, pay nothing.
+    sqlite.pragma('recursive_triggers = ON');
     // A batch that is run again after a failed write gives each write its own savepoint (CommitQueue),
     // and SQLite copies each page a savepoint changes into a sub-journal first: on disk that is ~25
     // small writes per lookup, in memory none.
