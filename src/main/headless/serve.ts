@@ -7,7 +7,7 @@ import { BridgeSessions } from '../core/http/bridge';
 import { findUpwards } from '../core/paths';
 import { buildHttpApi, closeHttpApi } from '../core/http/server';
 import { ListenConfigError, parseAllowedOrigins, parsePort } from '../core/http/listen-config';
-import { buildStartupApp } from '../core/http/startup-app';
+import { buildStartupApp, closeHandedOver, handOverToApi } from '../core/http/startup-app';
 import { StartupGate } from '../core/startup/startup-gate';
 import { peekDataDir } from '../core/startup/peek-data-dir';
 import { keyFileWithoutDatabase, refuseUnwritableDataDir } from '../core/db/storage-errors';
@@ -152,10 +152,13 @@ async function main(): Promise<void> {
   const rendererDir = values.ui ? rendererDirOrThrow() : null;
 
   let titular: Titular | null = null;
+  /** What listens on the port, for the process's life: the API, or the start-up server (browser mode, locked). */
   let app: FastifyInstance;
+  /** The API the start-up server handed its port to once the gate opened (startup-app.ts handOverToApi). */
+  let handedTo: FastifyInstance | null = null;
   let sessions: BridgeSessions | null = null;
   let token: string | null = null;
-  let gateApp: FastifyInstance | null = null;
+  let locked = false;
   const serveCore = (core: Titular) => {
     titular = core;
     return buildHttpApi(core, { log, fault, corsOrigins, ui: rendererDir && sessions ? { rendererDir, sessions } : undefined });
@@ -193,29 +196,27 @@ async function main(): Promise<void> {
       app = serveCore(opened);
     } else {
       token = sessions.openPending();
-      gateApp = buildStartupApp(gate, { rendererDir, sessions });
-      app = gateApp;
+      locked = true;
+      const startup = buildStartupApp(gate, { rendererDir, sessions });
+      app = startup;
       const pendingToken = token;
       const bridge = sessions;
       gate.onReady((core) => {
-        // Hand the port over from the gate to the full API; the page keeps its session token.
-        const next = serveCore(core);
+        // The start-up server hands its port to the full API without closing it (no moment where a
+        // connection is refused or another process could take the port); the page keeps its session token.
+        const api = serveCore(core);
         bridge.bind(pendingToken, sessionUser(core, values.user));
-        const closing = gateApp;
-        gateApp = null;
-        void (async () => {
-          const address = closing?.server.address();
-          const listenPort = typeof address === 'object' && address ? address.port : port;
-          await closing?.close();
-          await next.listen({ host: '127.0.0.1', port: listenPort }).catch((error: unknown) => {
-            throw isAddressInUse(error) ? new Error(portInUseMessage(listenPort, '--port')) : error;
+        handedTo = api;
+        handOverToApi(startup, api)
+          .then(() => {
+            const address = startup.server.address();
+            const listenPort = typeof address === 'object' && address ? address.port : port;
+            process.stdout.write(`Titular unlocked; API listening on http://127.0.0.1:${listenPort}\n`);
+          })
+          .catch((error: unknown) => {
+            process.stderr.write(`titular serve: ${error instanceof Error ? error.message : String(error)}\n`);
+            process.exit(1);
           });
-          app = next;
-          process.stdout.write(`Titular unlocked; API listening on http://127.0.0.1:${listenPort}\n`);
-        })().catch((error: unknown) => {
-          process.stderr.write(`titular serve: ${error instanceof Error ? error.message : String(error)}\n`);
-          process.exit(1);
-        });
       });
     }
   }
@@ -244,7 +245,8 @@ async function main(): Promise<void> {
     process.stdout.write(
       `${signal}: finishing in-flight requests (at most ${SHUTDOWN_GRACE_MS / 1000} s; ${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to stop now)\n`,
     );
-    const { forced } = await closeHttpApi(app, SHUTDOWN_GRACE_MS).catch((error: unknown) => {
+    const closing = handedTo ? closeHandedOver(app, handedTo, SHUTDOWN_GRACE_MS) : closeHttpApi(app, SHUTDOWN_GRACE_MS);
+    const { forced } = await closing.catch((error: unknown) => {
       process.stderr.write(`titular serve: stopping the API failed: ${error instanceof Error ? error.message : String(error)}\n`);
       return { forced: false };
     });
@@ -264,7 +266,7 @@ async function main(): Promise<void> {
   });
   if (sessions) sessions.settingsHost.listeningPort = Number(new URL(address).port);
   process.stdout.write(`Titular ${TITULAR_VERSION} API listening on ${address} (data: ${dataDir})\n`);
-  if (gateApp) process.stdout.write('Titular is locked or not set up yet: open the URL below to continue\n');
+  if (locked) process.stdout.write('Titular is locked or not set up yet: open the URL below to continue\n');
   if (token) process.stdout.write(`Open Titular in your browser: ${address}/#session=${token}\n`);
 }
 
