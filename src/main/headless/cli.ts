@@ -5,6 +5,10 @@ import { runCli } from './cli/run';
 import { letSignalsIn, signalExitCode } from './cli/interrupt';
 
 async function main(): Promise<void> {
+  // The command reads TITULAR_PASSPHRASE from its own copy of the environment; the process's, which a
+  // process it started would inherit and a diagnostic report lists, keeps it no longer (as serve's).
+  const env = { ...process.env };
+  delete process.env.TITULAR_PASSPHRASE;
   const controller = new AbortController();
   let interrupts = 0;
   let listening = false;
@@ -26,7 +30,7 @@ async function main(): Promise<void> {
   const code = await runCli(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,
-    env: process.env,
+    env,
     interruptSignal: () => {
       listening = true;
       process.on('SIGINT', onSignal);

@@ -137,6 +137,10 @@ async function main(): Promise<void> {
   const synchronous = synchronousOrThrow(flagOrEnv(values.synchronous, 'synchronous', 'TITULAR_SYNCHRONOUS', '--synchronous needs NORMAL or FULL'));
   // Both passphrase variables, or a file that cannot be read: refused before anything is opened.
   const passphrase = usageOnRefusal(() => passphraseFromEnvironment(process.env));
+  // Read: from here on only what opens the vault below has it. The process's environment, which a
+  // process it started would inherit and a diagnostic report lists, keeps it no longer (as the desktop's).
+  const passphraseVariables = { TITULAR_PASSPHRASE: process.env.TITULAR_PASSPHRASE, TITULAR_PASSPHRASE_FILE: process.env.TITULAR_PASSPHRASE_FILE };
+  delete process.env.TITULAR_PASSPHRASE;
   if (values.user !== undefined) {
     if (!values.ui) throw new ServeUsageError('--user works only with --ui (it chooses the browser session\'s user)');
     if (values.user.trim() === '') throw new ServeUsageError('--user needs an email');
@@ -175,7 +179,7 @@ async function main(): Promise<void> {
       if (earlierSetup) throw new Error(`${earlierSetup}; to start a new organization here instead, run \`titular init --new-organization\``);
       throw new Error(`no Titular data in ${dataDir}: run \`titular init\` first (or serve --ui to set it up in the browser)`);
     }
-    app = serveCore(openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir), synchronous, onFault: fault, onDurabilityLost }));
+    app = serveCore(openTitular({ dataDir, keyProvider: headlessKeyProvider(dataDir, passphraseVariables), synchronous, onFault: fault, onDurabilityLost }));
   } else {
     // Browser mode: the startup gate opens the core at once when it can (key file, or
     // TITULAR_PASSPHRASE); otherwise the page shows first-run setup or the unlock screen.
