@@ -145,8 +145,9 @@ export class StartupGate {
     try {
       titular = this.#open(passphraseProvider(passphrase));
     } catch (error) {
-      if (error instanceof VaultUnlockError) throw new TitularError(401, 'UNAUTHORIZED', 'Wrong passphrase');
-      throw error;
+      if (!(error instanceof VaultUnlockError)) throw error;
+      this.#attempts.failed();
+      throw new TitularError(401, 'UNAUTHORIZED', 'Wrong passphrase');
     }
     this.#attempts.succeeded();
     return titular;

@@ -27,8 +27,8 @@ export class PassphraseAttempts {
    * Checks a typed passphrase with `check` (which answers false when it does not open the vault)
    * and returns check's result when it does. Throws 429 while wrong guesses are slowed down, 401 for a wrong one.
    */
-  async verify<T>(db: Db, passphrase: string, check: (provider: MasterKeyProvider) => T | false, now = performance.now()): Promise<T> {
-    this.admit(now);
+  async verify<T>(db: Db, passphrase: string, check: (provider: MasterKeyProvider) => T | false): Promise<T> {
+    this.admit();
     let result: T | false = false;
     try {
       const kdf = vaultKdf(db);
@@ -37,7 +37,10 @@ export class PassphraseAttempts {
       // A passphrase too short to be the vault's is a wrong one like any other.
       if (!(error instanceof VaultUnlockError)) throw error;
     }
-    if (result === false) throw new TitularError(401, 'UNAUTHORIZED', 'Wrong passphrase');
+    if (result === false) {
+      this.failed();
+      throw new TitularError(401, 'UNAUTHORIZED', 'Wrong passphrase');
+    }
     this.succeeded();
     return result;
   }
@@ -55,7 +58,20 @@ export class PassphraseAttempts {
     // Counted before scrypt runs: attempts sent together meet the wait like attempts in a row.
     this.#failures++;
     this.#lastFailureAt = now;
-    if (this.#failures >= FREE_FAILURES) this.#retryAt = now + Math.min(MAX_WAIT_MS, 1000 * 2 ** (this.#failures - FREE_FAILURES));
+    this.#waitFrom(now);
+  }
+
+  /**
+   * The attempt let through was wrong: the wait runs again from now, when the guesser learns it. Counted
+   * from `admit` alone, a check slower than the wait (scrypt on a busy machine) left no wait at all.
+   */
+  failed(now = performance.now()): void {
+    this.#lastFailureAt = now;
+    this.#waitFrom(now);
+  }
+
+  #waitFrom(now: number): void {
+    if (this.#failures >= FREE_FAILURES) this.#retryAt = Math.max(this.#retryAt, now + Math.min(MAX_WAIT_MS, 1000 * 2 ** (this.#failures - FREE_FAILURES)));
   }
 
   /** The attempt let through was right: the count starts again. */
