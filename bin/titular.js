@@ -58,6 +58,8 @@ function runHere(script) {
 
 function runInChild(command) {
   const child = spawn(process.execPath, command, { stdio: 'inherit' });
+  // The child has its copy; this process, which only waits for it, keeps no passphrase of its own.
+  delete process.env.TITULAR_PASSPHRASE;
 
   // Ctrl-C reaches the child from the terminal itself; the wrapper only waits for it. SIGTERM and
   // SIGHUP, sent to this process alone (`kill`, a service manager), are passed on.

@@ -25,6 +25,8 @@ function electronBinary() {
 
 const run = (command, commandArgs) => {
   const child = spawn(command, commandArgs, { cwd: root, stdio: 'inherit' });
+  // The app has its copy (and drops it once read); this process, which only waits, keeps none.
+  delete process.env.TITULAR_PASSPHRASE;
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code) => process.exit(code ?? 0));
 };

@@ -4,7 +4,7 @@
 // what it runs. Checked on a copy of the wrapper in a project of its own, whose "build" and "sources"
 // say which of them ran.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,6 +104,50 @@ describe('bin/titular.js', () => {
       wrapper.kill(signal);
       expect(await exited, signal).toBe(code);
       expect(stdout).toBe(`serve ["--port","0"]\nstopped by ${signal}\n`);
+    }
+  }, TIMEOUT_MS);
+
+  it('running the sources, the wrapper hands TITULAR_PASSPHRASE to them and keeps none itself (its diagnostic report lists none)', async () => {
+    const passphrase = 'frase que el lanzador no guarda';
+    const source = path.join(project, 'src', 'main', 'headless', 'serve.ts');
+    writeFileSync(
+      source,
+      `const has: string = process.env.TITULAR_PASSPHRASE === '${passphrase}' ? 'yes' : 'no';\nconsole.log('passphrase', has);\n` +
+        "process.on('SIGTERM', () => process.exit(0));\nsetInterval(() => {}, 1000);\n",
+    );
+    at('src/main/headless/serve.ts', T0 + 20);
+    const reports = mkdtempSync(path.join(os.tmpdir(), 'titular-bin-report-'));
+    try {
+      const env = { ...process.env, TITULAR_PASSPHRASE: passphrase, TITULAR_TEST_MARKER: 'listed', NODE_OPTIONS: `--report-on-signal --report-directory=${reports}` };
+      const wrapper = spawn(process.execPath, [path.join(project, 'bin', 'titular.js'), 'serve'], { cwd: os.tmpdir(), env });
+      const exited = new Promise<number | null>((resolve) => wrapper.on('exit', (status) => resolve(status)));
+      let stdout = '';
+      await new Promise<void>((resolve) =>
+        wrapper.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (stdout.includes('\n')) resolve();
+        }),
+      );
+      expect(stdout).toBe('passphrase yes\n');
+      // Node writes the report (the environment it has now) when the wrapper gets SIGUSR2.
+      wrapper.kill('SIGUSR2');
+      let report: { environmentVariables: Record<string, string> } | null = null;
+      for (const deadline = Date.now() + 15_000; report === null && Date.now() < deadline; ) {
+        const file = readdirSync(reports).find((name) => name.endsWith('.json'));
+        try {
+          report = file ? JSON.parse(readFileSync(path.join(reports, file), 'utf8')) : null;
+        } catch {
+          // Still being written.
+        }
+        if (report === null) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(report?.environmentVariables.TITULAR_TEST_MARKER).toBe('listed');
+      expect(Object.keys(report?.environmentVariables ?? {})).not.toContain('TITULAR_PASSPHRASE');
+      wrapper.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      rmSync(reports, { recursive: true, force: true });
+      rmSync(source);
     }
   }, TIMEOUT_MS);
 
