@@ -1,16 +1,18 @@
 // The CLI saying things one way, run as processes: `serve` refuses a bad command line in the CLI's
-// format (one line, then where the usage is; exit 2), a number out of range says the range, every
+// format (one line, then where the usage is; exit 2), a number out of range says the range in one
+// wording for every option and variable ("--limit must be from 1 to 10,000 (got 0)"), every
 // failure opens with "titular:", an empty upstream key is a usage error, a missing option value is
 // named, a short passphrase names its variable, the base URL's rule is said whole, every time shown
 // to a person is local with its offset (--json stays ISO UTC), `keys list` names the keys, a secret's
-// "copy it now" does not contradict `keys show`, and a list mostly of CUITs is pointed to Informes.
+// "copy it now" does not contradict `keys show`, and a list mostly of CUITs is pointed to Informes
+// (also when a few of its rows are valid CBUs or aliases).
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { withCuitCheckDigit } from '../src/shared/identifiers';
+import { withCheckDigits, withCuitCheckDigit } from '../src/shared/identifiers';
 import { runCli, type CliOptions, type CliRun } from './support/processes';
 import { tempDirsOf } from './support/temp-dirs';
 
@@ -86,14 +88,18 @@ describe('titular serve: a bad command line said as the CLI says one', () => {
   it('one line naming the problem in the CLI\'s words, then "Run "titular help serve" for usage.", exit 2; never the whole usage', { timeout: TIMEOUT_MS }, async () => {
     const cases: [string[], Record<string, string>, string][] = [
       [['--bogus'], {}, 'Unknown option --bogus'],
-      [['--port', 'abc'], {}, '--port must be a port number from 0 to 65535 (got "abc")'],
-      [['--port', '70000'], {}, '--port must be a port number from 0 to 65535 (got "70000")'],
+      // A port is refused as every number is: not a whole number, or out of its range (no thousands
+      // separator: a port is a name, not an amount).
+      [['--port', 'abc'], {}, '--port must be a whole number (got "abc")'],
+      [['--port', '70000'], {}, '--port must be from 0 to 65535 (got 70000)'],
+      [['--port=-1'], {}, '--port must be from 0 to 65535 (got -1)'],
       [['--port', ''], {}, '--port needs a port number'],
       [['--synchronous', 'maybe'], {}, '--synchronous must be NORMAL or FULL (got "maybe")'],
       [['--user', 'ana@acme.test'], {}, "--user works only with --ui (it chooses the browser session's user)"],
       [['--allow-origin', '*'], {}, '--allow-origin: * is not allowed; name each origin, e.g. http://localhost:3000'],
       [['extra'], {}, 'Unexpected argument: extra'],
-      [[], { TITULAR_PORT: 'abc' }, 'TITULAR_PORT must be a port number from 0 to 65535 (got "abc")'],
+      [[], { TITULAR_PORT: 'abc' }, 'TITULAR_PORT must be a whole number (got "abc")'],
+      [[], { TITULAR_PORT: '65536' }, 'TITULAR_PORT must be from 0 to 65535 (got 65536)'],
       [[], { TITULAR_SYNCHRONOUS: 'fast' }, 'TITULAR_SYNCHRONOUS must be NORMAL or FULL (got "fast")'],
     ];
     // One after another: the server's entry loads the whole API before it reads its arguments.
@@ -130,19 +136,33 @@ describe('titular: one way of saying things', () => {
     await ok(['init', '--org', 'Acme SA', '--admin-name', 'Ana Admin', '--admin-email', 'ana@acme.test']);
   }, TIMEOUT_MS);
 
-  it('a number out of range says the range, also when it is too large to be a number or negative', { timeout: TIMEOUT_MS }, async () => {
+  it('a number out of range says the range, also when it is too large to be a number or negative, in one wording for every option', { timeout: TIMEOUT_MS }, async () => {
+    // "--X must be from A to B (got V)", the bounds with thousands separators; what is not a whole
+    // number at all, "--X must be a whole number (got "V")". (The ports: serve's test above.)
+    const file = path.join(work, 'unread.txt');
+    const timeoutBefore = JSON.parse(await ok(['remote', 'status', '--json'])).timeoutMs as number;
     const cases: [string[], string, string][] = [
-      [['credits', 'add', '--product', 'cbu', '--amount', '99999999999999999999'], '--amount must be a whole number from 1 to 100000000 (got "99999999999999999999")', 'credits add'],
-      [['credits', 'add', '--product', 'cbu', '--amount=-5'], '--amount must be a whole number from 1 to 100000000 (got "-5")', 'credits add'],
-      [['credits', 'add', '--product', 'cbu', '--amount', '2.5'], '--amount must be a whole number from 1 to 100000000 (got "2.5")', 'credits add'],
-      [['credits', 'add', '--product', 'cbu', '--amount', 'diez'], '--amount must be a whole number from 1 to 100000000 (got "diez")', 'credits add'],
-      [['keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--rate-limit=-5'], '--rate-limit must be a whole number of requests per second from 1 to 10000 (got "-5")', 'keys create'],
-      [['keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--rate-limit', '1e3'], '--rate-limit must be a whole number of requests per second from 1 to 10000 (got "1e3")', 'keys create'],
+      [['credits', 'add', '--product', 'cbu', '--amount', '99999999999999999999'], '--amount must be from 1 to 100,000,000 (got 99999999999999999999)', 'credits add'],
+      [['credits', 'add', '--product', 'cbu', '--amount=-5'], '--amount must be from 1 to 100,000,000 (got -5)', 'credits add'],
+      [['credits', 'add', '--product', 'cbu', '--amount', '0'], '--amount must be from 1 to 100,000,000 (got 0)', 'credits add'],
+      [['credits', 'add', '--product', 'cbu', '--amount', '2.5'], '--amount must be a whole number (got "2.5")', 'credits add'],
+      [['credits', 'add', '--product', 'cbu', '--amount', 'diez'], '--amount must be a whole number (got "diez")', 'credits add'],
+      [['keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--rate-limit=-5'], '--rate-limit must be from 1 to 10,000 (got -5)', 'keys create'],
+      [['keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--rate-limit', '10001'], '--rate-limit must be from 1 to 10,000 (got 10001)', 'keys create'],
+      [['keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--rate-limit', '1e3'], '--rate-limit must be a whole number (got "1e3")', 'keys create'],
+      [['bulk', 'run', file, '--concurrency', '0'], '--concurrency must be from 1 to 256 (got 0)', 'bulk run'],
+      [['bulk', 'run', file, '--concurrency', '257'], '--concurrency must be from 1 to 256 (got 257)', 'bulk run'],
+      [['remote', 'set', '--timeout-ms', '50'], '--timeout-ms must be from 100 to 60,000 (got 50)', 'remote set'],
+      [['remote', 'set', '--timeout-ms', '60001'], '--timeout-ms must be from 100 to 60,000 (got 60001)', 'remote set'],
+      [['bulk', 'list', '--limit=-5'], '--limit must be from 1 to 10,000 (got -5)', 'bulk list'],
+      [['audit', '--limit', '99999999999999999999'], '--limit must be from 1 to 10,000 (got 99999999999999999999)', 'audit'],
     ];
     for (const [args, line, topic] of cases) expectUsageError(await cli(args), line, topic);
-    // Nothing was bought or made.
+    // Nothing was bought, made or changed.
     expect(JSON.parse(await ok(['credits', 'show', '--json'])).balances.every((b: { balance: number }) => b.balance === 0)).toBe(true);
     expect(JSON.parse(await ok(['keys', 'list', '--json'])).keys).toEqual([]);
+    expect(JSON.parse(await ok(['bulk', 'list', '--json'])).jobs).toEqual([]);
+    expect(JSON.parse(await ok(['remote', 'status', '--json'])).timeoutMs).toBe(timeoutBefore);
   });
 
   it('a flag missing its value before any command is named, not "Missing command"', { timeout: TIMEOUT_MS }, async () => {
@@ -288,5 +308,37 @@ describe('titular: one way of saying things', () => {
     expectFailure(again, new RegExp(`\\(completed ${buenosAires(done.finishedAt)}, 1 credit\\)\\. Its results: titular bulk export ${done.id}\\.`));
     expect(again.stderr).not.toContain('UTC');
     expect(LOCAL_TIME.test(again.stderr)).toBe(true);
+  });
+
+  it('bulk: a list mostly of CUITs with a few valid CBUs or aliases is pointed to --product informes too, before any job; --product cbu runs it; mostly CBUs, no pointer', { timeout: TIMEOUT_MS }, async () => {
+    const cuits = [validCuit('2012345678'), validCuit('2711111111'), validCuit('3050001091')];
+    const cbus = [withCheckDigits('072', '0210', '0000045678901'), withCheckDigits('285', '0590', '0000000000001'), withCheckDigits('011', '0001', '0000000000002')];
+    const jobs = async () => (JSON.parse(await ok(['bulk', 'list', '--json'])).jobs as { id: string }[]).length;
+    const before = await jobs();
+    const refusal = (file: string, valid: string) =>
+      `${file}: 3 of its 4 rows are CUIT/CUILs, which are looked up in a credit report (Informes) job; nothing was looked up or charged. ` +
+      `To look up credit reports: titular bulk run ${file} --product informes (or, to look up its ${valid} only, --product cbu)`;
+    // Three CUITs and one valid CBU: a CBU job would look up (and charge) the CBU and skip every CUIT.
+    const mixed = path.join(work, 'cuits-and-a-cbu.txt');
+    writeFileSync(mixed, `${cuits[0]}\n${cbus[0]}\n${cuits[1]}\n${cuits[2]}\n`);
+    expectFailure(await cli(['bulk', 'run', mixed]), refusal(mixed, '1 CBU/CVU or alias'));
+    expectFailure(await cli(['bulk', 'run', mixed, '--json']), refusal(mixed, '1 CBU/CVU or alias'));
+    // A title line that reads as an alias ("clientes") is the same case.
+    const titled = path.join(work, 'titled-cuits.txt');
+    writeFileSync(titled, `clientes\n${cuits.join('\n')}\n`);
+    expectFailure(await cli(['bulk', 'run', titled]), refusal(titled, '1 CBU/CVU or alias'));
+    expect(await jobs()).toBe(before);
+
+    // --product cbu said: run as asked (no cbu credits here: stopped, exit 3), the CUITs invalid.
+    const asked = await cli(['bulk', 'run', mixed, '--product', 'cbu', '--json']);
+    expect(asked.stderr).not.toContain('--product informes');
+    expect(JSON.parse(asked.stdout).job).toMatchObject({ totalRows: 4, invalidRows: 3 });
+    // Mostly CBUs with one CUIT: no pointer, the job is made.
+    const mostlyCbus = path.join(work, 'cbus-and-a-cuit.txt');
+    writeFileSync(mostlyCbus, `${cbus.join('\n')}\n${cuits[0]}\n`);
+    const cbuRun = await cli(['bulk', 'run', mostlyCbus, '--json']);
+    expect(cbuRun.stderr).not.toContain('--product informes');
+    expect(JSON.parse(cbuRun.stdout).job).toMatchObject({ totalRows: 4, invalidRows: 1 });
+    expect(await jobs()).toBe(before + 2);
   });
 });

@@ -219,10 +219,10 @@ describe('titular CLI: errors an admin can act on', () => {
 
   it('the core refusing a flag value is told with the flag, as the CLI tells its own checks', async () => {
     const cases: [string[], string][] = [
-      [['keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--rate-limit', '0'], '--rate-limit must be a whole number of requests per second from 1 to 10000 (got "0")'],
-      [['keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--rate-limit', '100000'], '--rate-limit must be a whole number of requests per second from 1 to 10000 (got "100000")'],
-      [['credits', 'add', '--product', 'cbu', '--amount', '0'], '--amount must be a whole number from 1 to 100000000 (got "0")'],
-      [['credits', 'add', '--product', 'cbu', '--amount', '100000001'], '--amount must be a whole number from 1 to 100000000 (got "100000001")'],
+      [['keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--rate-limit', '0'], '--rate-limit must be from 1 to 10,000 (got 0)'],
+      [['keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--rate-limit', '100000'], '--rate-limit must be from 1 to 10,000 (got 100000)'],
+      [['credits', 'add', '--product', 'cbu', '--amount', '0'], '--amount must be from 1 to 100,000,000 (got 0)'],
+      [['credits', 'add', '--product', 'cbu', '--amount', '100000001'], '--amount must be from 1 to 100,000,000 (got 100000001)'],
       [['history', 'export', '--format', 'csv', '--from', '2026-12-01', '--to', '2026-11-01'], '--from must not be after --to (got --from 2026-12-01 --to 2026-11-01)'],
       [['history', 'export', '--format', 'csv', '--from', '2026-13-45'], '--from must be an ISO 8601 date or instant (e.g. 2026-11-01)'],
     ];

@@ -127,7 +127,7 @@ describe('synchronous=FULL', () => {
         });
       for (const [args, reason] of [
         [['--synchronous', 'SOMETIMES'], '--synchronous must be NORMAL or FULL (got "SOMETIMES")'],
-        [['--port', 'abc'], '--port must be a port number from 0 to 65535 (got "abc")'],
+        [['--port', 'abc'], '--port must be a whole number (got "abc")'],
         [['--bogus'], 'Unknown option --bogus'],
       ] as const) {
         const result = serve('--port', '0', '--data-dir', dir, ...args);

@@ -356,7 +356,7 @@ describe('serve: command line', { timeout: 30_000 }, () => {
   it('names TITULAR_PORT when its value is not a port; an empty TITULAR_PORT, TITULAR_SYNCHRONOUS or TITULAR_DATA_DIR counts as unset', async () => {
     const bad = await runServe(['--data-dir', uninitialized], { ...isolated(), TITULAR_PORT: 'http' });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('TITULAR_PORT must be a port number from 0 to 65535 (got "http")');
+    expect(bad.stderr).toContain('TITULAR_PORT must be a whole number (got "http")');
     const synchronous = await runServe(['--data-dir', uninitialized], { ...isolated(), TITULAR_SYNCHRONOUS: 'fast' });
     expect(synchronous.code).toBe(2);
     expect(synchronous.stderr).toContain('TITULAR_SYNCHRONOUS must be NORMAL or FULL (got "fast")');

@@ -53,15 +53,10 @@ function usageOnRefusal<T>(read: () => T): T {
   }
 }
 
-/** The port, refused in the CLI's words ("--port must be …(got "abc")"); the rule is listen-config.ts's. */
+/** The port, refused as every number is ("--port must be from 0 to 65535 (got 70000)"); the rule is listen-config.ts's. */
 function portOrThrow(source: { raw: string; from: string } | undefined): number {
   if (source === undefined) return DEFAULT_PORT;
-  try {
-    return parsePort(source.raw, source.from);
-  } catch (error) {
-    if (error instanceof ListenConfigError) throw new ServeUsageError(`${source.from} must be a port number from 0 to 65535 (got ${JSON.stringify(source.raw)})`);
-    throw error;
-  }
+  return usageOnRefusal(() => parsePort(source.raw, source.from));
 }
 
 /** `--allow-origin` (repeatable), else TITULAR_ALLOW_ORIGINS (comma- or space-separated), else none. */

@@ -41,6 +41,12 @@ export interface PrepareInput {
    * then be refused as already looked up).
    */
   refuseAllInvalid?: boolean;
+  /**
+   * Called with the parsed input of a job about to be made (not when an unfinished one is found);
+   * what it throws refuses the input before the job is made or a credit spent (the CLI: a list mostly
+   * of CUIT/CUILs run as CBU lookups). Not called for an input refuseAllInvalid refused.
+   */
+  beforeCreate?: (parsed: BulkInput) => void;
 }
 
 /** The input was looked up already (its job completed) and the caller asked not to charge it again. */
@@ -120,6 +126,7 @@ export class BulkService {
       const why = cuits ? 'they are CUIT/CUILs, which are looked up in a credit report (Informes) job' : reasons.join('; ');
       throw invalidParameter(`${rows} (${why}); nothing was looked up or charged`);
     }
+    input.beforeCreate?.(parsed);
     // Created under the write lock (#createOnce, which looks again): two processes given the same file
     // at once (two `titular bulk run`s, the CLI and the desktop) make one job, which both then run, not
     // two jobs that each charge.

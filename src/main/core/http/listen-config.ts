@@ -2,14 +2,19 @@
 // and the browser origins allowed to call it (CORS). Shared by `serve` (a bad value: exit 2) and the
 // desktop (a bad value: its start-up error box), so both read TITULAR_PORT and TITULAR_ALLOW_ORIGINS alike.
 
+import { readWholeNumber } from '../whole-number';
+
 /** A value that cannot be used; the message names the flag or variable it came from. */
 export class ListenConfigError extends Error {}
 
-/** A port (0 picks a free one) from `raw`, read from `from` (`--port`, `TITULAR_PORT`). */
+/**
+ * A port (0 picks a free one) from `raw`, read from `from` (`--port`, `TITULAR_PORT`), refused in the
+ * words of every number a person gives (whole-number.ts): "TITULAR_PORT must be from 0 to 65535 (got 70000)".
+ */
 export function parsePort(raw: string, from: string): number {
-  const port = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  if (!(port >= 0 && port <= 65535)) throw new ListenConfigError(`Not a valid port: ${raw} (${from}; a number from 0 to 65535)`);
-  return port;
+  const port = readWholeNumber(raw, from, { min: 0, max: 65535, separators: false });
+  if (!port.ok) throw new ListenConfigError(port.message);
+  return port.value;
 }
 
 /**

@@ -25,6 +25,8 @@ export const MAX_ACTIVE_KEYS = 10;
 const IMMEDIATE = { behavior: 'immediate' } as const;
 export const DEFAULT_RATE_LIMIT_PER_SECOND = 10;
 export const DEFAULT_RATE_LIMIT_BURST = 20;
+/** The most requests per second a key may be given (the least is 1). */
+export const MAX_RATE_LIMIT_PER_SECOND = 10_000;
 
 export type KeyStatus = 'active' | 'revoked' | 'expired';
 
@@ -189,7 +191,7 @@ export class ApiKeys {
     }
     const whitelist = (input.ipWhitelist ?? []).map(parseWhitelistEntry);
     const rate = input.rateLimitPerSecond ?? DEFAULT_RATE_LIMIT_PER_SECOND;
-    if (!Number.isInteger(rate) || rate < 1 || rate > 10_000) throw invalidParameter('rate limit must be a whole number of requests per second from 1 to 10000');
+    if (!Number.isInteger(rate) || rate < 1 || rate > MAX_RATE_LIMIT_PER_SECOND) throw invalidParameter(`rate limit must be a whole number of requests per second from 1 to ${MAX_RATE_LIMIT_PER_SECOND}`);
     if (input.expiresAt != null && (!Number.isFinite(input.expiresAt) || input.expiresAt <= now)) {
       throw invalidParameter('expiration must be a future date');
     }

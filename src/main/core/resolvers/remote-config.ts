@@ -32,6 +32,9 @@ export interface RemoteSettingsView {
 }
 
 const MAX_URL_LENGTH = 500;
+/** The bounds of the upstream timeout, in milliseconds. */
+export const MIN_TIMEOUT_MS = 100;
+export const MAX_TIMEOUT_MS = 60_000;
 const MAX_KEY_LENGTH = 512;
 const RESOLVER_SETTING = { cbu: 'resolver.cbu', informes: 'resolver.informes' } as const;
 
@@ -101,8 +104,8 @@ export function configureRemote(deps: RemoteConfigDeps, actor: Actor, change: { 
     }
   }
   const timeoutMs = change.timeoutMs ?? before.timeoutMs;
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 60_000) {
-    throw invalidParameter('the timeout must be a whole number of milliseconds between 100 and 60000');
+  if (!Number.isInteger(timeoutMs) || timeoutMs < MIN_TIMEOUT_MS || timeoutMs > MAX_TIMEOUT_MS) {
+    throw invalidParameter(`the timeout must be a whole number of milliseconds between ${MIN_TIMEOUT_MS} and ${MAX_TIMEOUT_MS}`);
   }
   deps.db.transaction(() => {
     deps.settings.set('remote.baseUrl', baseUrl);

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { parseHistoryBound } from '../../../shared/api/history';
 import { StateRefusal, TitularError } from '../../core/errors';
+import { readWholeNumber, type WholeNumberRange } from '../../core/whole-number';
 import { formatInstant } from './output';
 
 /** A bad command line: unknown command, unknown/missing option, malformed value. Exit code 2. */
@@ -195,22 +196,15 @@ function formatChoices(allowed: readonly string[]): string {
 }
 
 /**
- * A number for the core to check against its own range, which its refusal names ("amount must be a
- * whole number from 1 to 100000000", with the flag and what was typed: namingFlags). Anything that is
- * not an integer (`abc`, `1.5`) is NaN, which the core refuses in the same words; so is one too large
- * for a safe integer. The range is said once, where the rule is.
+ * A whole number from `range.min` to `range.max`, refused as every number a person gives is
+ * (core/whole-number.ts): "--limit must be a whole number (got "abc")", "--limit must be from 1 to
+ * 10,000 (got 0)". A value the core checks again (`--amount`, `--rate-limit`) is checked here against
+ * the core's own bounds, so it is said in these words rather than the API's.
  */
-export function numberForCore(value: string): number {
-  const trimmed = value.trim();
-  return /^[-+]?\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
-}
-
-export function wholeNumber(value: string, flag: string, command: string): number {
-  const trimmed = value.trim();
-  if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(Number(trimmed))) {
-    throw new UsageError(`${flag} must be a whole number (got "${value}")`, command);
-  }
-  return Number(trimmed);
+export function wholeNumber(value: string, flag: string, command: string, range: WholeNumberRange): number {
+  const reading = readWholeNumber(value, flag, range);
+  if (!reading.ok) throw new UsageError(reading.message, command);
+  return reading.value;
 }
 
 /**
@@ -230,7 +224,7 @@ export function futureInstant(value: string, flag: string, command: string, now 
 export type FlagSubject = readonly [subject: string, flag: string, value: string | undefined];
 
 /**
- * The core refusing a value it was given (INVALID_PARAMETER: `--amount 0`, an email without @, a
+ * The core refusing a value it was given (INVALID_PARAMETER: a --reference too long, an email without @, a
  * file with no identifier column), as opposed to a refusal because of what is already recorded
  * (StateRefusal: a used reference, a finished job), which is an operation that failed.
  */
@@ -240,9 +234,9 @@ export function isValueRefusal(error: unknown): error is TitularError {
 
 /**
  * Runs `fn`, a call into the core, naming the flag in the core's refusal of a value. The core's words
- * are shared with the HTTP API and the desktop ("amount must be a whole number from 1 to …"), so they
- * do not name CLI flags; here a message opening with one of `subjects` opens with its flag instead
- * ("--amount must be …"), and says what was typed. Other errors pass through as they are.
+ * are shared with the HTTP API and the desktop ("expiration must be a future date"), so they do not
+ * name CLI flags; here a message opening with one of `subjects` opens with its flag instead
+ * ("--expires must be …"), and says what was typed. Other errors pass through as they are.
  */
 export function namingFlags<T>(command: string, subjects: readonly FlagSubject[], fn: () => T): T {
   try {

@@ -3,7 +3,7 @@
 // bought credits, imported the directory, and the remote resolver's upstream errors. The log's
 // details never hold a secret (a key appears by its display prefix only; upstream messages are
 // redacted before they are recorded), so they are printed as they are.
-import { UsageError, oneOf, stringOption, wholeNumber } from './args';
+import { oneOf, stringOption, wholeNumber } from './args';
 import type { CommandSpec } from './context';
 import { formatInstant, sanitize } from './output';
 
@@ -32,8 +32,7 @@ export const auditCommands: CommandSpec[] = [
     vault: 'locked',
     run(ctx) {
       const rawLimit = stringOption(ctx.values, 'limit');
-      const limit = rawLimit === undefined ? DEFAULT_LIMIT : wholeNumber(rawLimit, '--limit', ctx.command);
-      if (limit < 1 || limit > MAX_LIMIT) throw new UsageError(`--limit must be from 1 to ${MAX_LIMIT.toLocaleString('en')} (got ${limit})`, ctx.command);
+      const limit = rawLimit === undefined ? DEFAULT_LIMIT : wholeNumber(rawLimit, '--limit', ctx.command, { min: 1, max: MAX_LIMIT });
       const rawType = stringOption(ctx.values, 'type');
       const targetType = rawType === undefined ? undefined : oneOf(rawType, AUDIT_TYPES, '--type', ctx.command);
       const entries = ctx.titular.audit.list(ctx.org.id, { targetType, limit });

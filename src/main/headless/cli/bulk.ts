@@ -13,7 +13,7 @@ import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../core/bulk/bulk-runne
 import { BULK_CSV_COLUMNS } from '../../core/bulk/bulk-export';
 import { DamagedAnswers, answerNoun, damagedWarning } from '../../core/history/stored-answer';
 import { BulkAlreadyCompleted } from '../../core/bulk/bulk-service';
-import { parseBulkInput } from '../../core/bulk/bulk-input';
+import { parseBulkInput, type BulkInput, type BulkInputRow } from '../../core/bulk/bulk-input';
 import { analyzeTaxId } from '../../../shared/identifiers';
 import { UsageError, booleanOption, oneOf, outputFileOption, outputFileOptions, stringOption, wholeNumber } from './args';
 import { CliError, unlockSessionVault, userByEmail, type CommandSpec, type SessionContext } from './context';
@@ -37,9 +37,7 @@ const PRODUCTS = ['cbu', 'informes'] as const;
 function concurrencyOption(ctx: SessionContext): number {
   const raw = stringOption(ctx.values, 'concurrency');
   if (raw === undefined) return DEFAULT_CONCURRENCY;
-  const n = wholeNumber(raw, '--concurrency', ctx.command);
-  if (n < 1 || n > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be between 1 and ${MAX_CONCURRENCY}`, ctx.command);
-  return n;
+  return wholeNumber(raw, '--concurrency', ctx.command, { min: 1, max: MAX_CONCURRENCY });
 }
 
 /** `--lang` of `bulk run`/`resume`: how `--export` writes, so only with it (checked before anything runs). */
@@ -120,18 +118,43 @@ function warnDamaged(ctx: SessionContext, damaged: DamagedAnswers | undefined, p
 }
 
 /**
- * How many of a list's rows are CUIT/CUILs, when they are most of its non-blank rows (the list was
- * meant for credit reports); null otherwise, or when the list cannot be read as one.
+ * How many of a list's rows are CUIT/CUILs (and how many are CBU/CVUs or aliases a CBU job looks up),
+ * when CUIT/CUILs are most of its non-blank rows (the list was meant for credit reports); else null.
  */
-function mostlyCuits(content: string): { cuits: number; rows: number } | null {
-  let rows: readonly { raw: string }[];
+function mostlyCuits(rows: readonly BulkInputRow[]): { cuits: number; rows: number; valid: number } | null {
+  // A row a CBU job looks up is not counted as a CUIT (an 11-digit alias its type column names).
+  const cuits = rows.filter((row) => row.item === null && analyzeTaxId(row.raw).ok).length;
+  const valid = rows.filter((row) => row.item !== null).length;
+  return cuits > 0 && cuits * 2 > rows.length ? { cuits, rows: rows.length, valid } : null;
+}
+
+/** The rows of a list as a CBU job reads them; none when it cannot be read as one. */
+function cbuRows(content: string): readonly BulkInputRow[] {
   try {
-    rows = parseBulkInput(content, 'cbu').rows;
+    return parseBulkInput(content, 'cbu').rows;
   } catch {
-    return null;
+    return [];
   }
-  const cuits = rows.filter((row) => analyzeTaxId(row.raw).ok).length;
-  return cuits > 0 && cuits * 2 > rows.length ? { cuits, rows: rows.length } : null;
+}
+
+/** A list mostly of CUIT/CUILs, with some CBUs or aliases, run without --product (refuseMostlyCuits). */
+class MostlyCuitsRefusal extends CliError {}
+
+/**
+ * A list mostly of CUIT/CUILs run without --product is refused before a job is made or a credit spent
+ * and pointed to credit reports, also when a few of its rows are CBUs or aliases (a header that reads
+ * as an alias, a stray account): a CBU job would look those up and charge them, and skip every CUIT.
+ * `--product cbu` runs it as asked. A list with no valid row is the core's refusal (bulk run's catch).
+ */
+function refuseMostlyCuits(file: string): (parsed: BulkInput) => void {
+  return (parsed) => {
+    const cuits = mostlyCuits(parsed.rows);
+    if (!cuits || cuits.valid === 0) return;
+    throw new MostlyCuitsRefusal(
+      `${file}: ${count(cuits.cuits)} of its ${counted(cuits.rows, 'row', 'rows')} are CUIT/CUILs, which are looked up in a credit report (Informes) job; nothing was looked up or charged. ` +
+        `To look up credit reports: titular bulk run ${file} --product informes (or, to look up its ${counted(cuits.valid, 'CBU/CVU or alias', 'CBU/CVUs and aliases')} only, --product cbu)`,
+    );
+  };
 }
 
 function describeJob(job: BulkJobView): string {
@@ -275,7 +298,8 @@ export const bulkCommands: CommandSpec[] = [
       '                       and dashes are ignored; digits are a CBU/CVU, anything else an alias.',
       '                       Invalid rows are reported and never looked up nor charged; a repeated',
       '                       identifier is looked up (and charged) once.',
-      '--product cbu|informes default cbu (informes: rows are CUIT/CUIL)',
+      '--product cbu|informes default cbu (informes: rows are CUIT/CUIL); a list mostly of',
+      '                       CUIT/CUILs is refused unless --product is given',
       '--user EMAIL           the user the history names (default: --as, else the first admin)',
       '--again                run a file whose earlier job completed once more (charged again)',
       ...runDetails,
@@ -306,14 +330,17 @@ export const bulkCommands: CommandSpec[] = [
       unlockForRemote(ctx, product);
       const content = readInputText(file);
       const input = { orgId: ctx.org.id, userId: user.id, product, name: path.basename(file), content };
+      // The default product, not one asked for: a list mostly of CUITs is refused (refuseMostlyCuits).
+      const beforeCreate = stringOption(ctx.values, 'product') === undefined ? refuseMostlyCuits(file) : undefined;
       const exportFile = openRunExport(ctx, file);
       let prepared;
       try {
         // Running a finished file again by accident would charge every identifier again.
         // What the core refuses here is the file's content (no identifiers, no identifier column): exit 1.
-        prepared = withFileContent(file, () => ctx.titular.bulk.prepare({ ...input, refuseCompleted: !booleanOption(ctx.values, 'again'), refuseAllInvalid: true }));
+        prepared = withFileContent(file, () => ctx.titular.bulk.prepare({ ...input, refuseCompleted: !booleanOption(ctx.values, 'again'), refuseAllInvalid: true, beforeCreate }));
       } catch (error) {
         exportFile?.discard();
+        if (error instanceof MostlyCuitsRefusal) throw error;
         // A list of CUITs run as the default product: say how to run it. Also one that is mostly
         // CUITs, with a few rows that are neither (a typo, a header): the core names CUITs only when
         // every row is one.
@@ -321,7 +348,7 @@ export const bulkCommands: CommandSpec[] = [
           if (/credit report \(Informes\) job/.test(error.message)) {
             throw new CliError(`${error.message}. To look up credit reports: titular bulk run ${file} --product informes`);
           }
-          const cuits = mostlyCuits(content);
+          const cuits = mostlyCuits(cbuRows(content));
           if (cuits) {
             throw new CliError(
               `${error.message}. ${count(cuits.cuits)} of its ${counted(cuits.rows, 'row', 'rows')} are CUIT/CUILs, which are looked up in a credit report (Informes) job. To look up credit reports: titular bulk run ${file} --product informes`,
@@ -384,8 +411,7 @@ export const bulkCommands: CommandSpec[] = [
     vault: 'locked',
     run(ctx) {
       const raw = stringOption(ctx.values, 'limit');
-      const limit = raw === undefined ? 50 : wholeNumber(raw, '--limit', ctx.command);
-      if (limit < 1 || limit > 10_000) throw new UsageError(`--limit must be from 1 to 10,000 (got ${limit})`, ctx.command);
+      const limit = raw === undefined ? 50 : wholeNumber(raw, '--limit', ctx.command, { min: 1, max: 10_000 });
       const jobs = ctx.titular.bulk.listFor(ctx.actor, limit);
       if (ctx.out.json) {
         ctx.out.data({ jobs });

@@ -1,5 +1,6 @@
 // `titular credits add|show`.
-import { UsageError, namingFlags, numberForCore, oneOf, requiredString, stringOption } from './args';
+import { UsageError, namingFlags, oneOf, requiredString, stringOption, wholeNumber } from './args';
+import { MAX_PURCHASE } from '../../../shared/api/balance';
 import type { CommandSpec } from './context';
 import { counted } from './bulk-counts';
 
@@ -22,8 +23,8 @@ export const creditCommands: CommandSpec[] = [
     run(ctx) {
       const product = oneOf(requiredString(ctx.values, 'product', ctx.command), PRODUCTS, '--product', ctx.command);
       const rawAmount = requiredString(ctx.values, 'amount', ctx.command);
-      // Checked by the ledger, whose refusal says the range (`0`, `-5` and `99999999999999999999` alike).
-      const amount = numberForCore(rawAmount);
+      // The ledger's bounds, said as every number is (`0`, `-5` and `99999999999999999999` alike: the range).
+      const amount = wholeNumber(rawAmount, '--amount', ctx.command, { min: 1, max: MAX_PURCHASE });
       // An empty --reference (a script's unset $INVOICE) is refused: taken as "no reference" it would
       // lose the idempotency a retry counts on, and each retry would add the credits again.
       const given = stringOption(ctx.values, 'reference');

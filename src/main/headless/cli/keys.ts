@@ -1,7 +1,7 @@
 // `titular keys create|list|show|rotate|revoke`. A secret is printed only by create, show and
 // rotate, whose job it is; everything else shows the display prefix.
 import { parseWhitelistEntry } from '../../core/keys/ip-whitelist';
-import { MAX_ACTIVE_KEYS, type ApiKeyView } from '../../core/keys/api-keys';
+import { MAX_ACTIVE_KEYS, MAX_RATE_LIMIT_PER_SECOND, type ApiKeyView } from '../../core/keys/api-keys';
 import { TitularError } from '../../core/errors';
 import { scopeSchema } from '../../../shared/api/common';
 import {
@@ -10,10 +10,10 @@ import {
   futureInstant,
   listOption,
   namingFlags,
-  numberForCore,
   oneOf,
   requiredString,
   stringOption,
+  wholeNumber,
 } from './args';
 import { userByEmail, firstAdmin, CliError, type CommandSpec, type SessionContext } from './context';
 import { formatInstant, type Output } from './output';
@@ -124,8 +124,8 @@ export const keyCommands: CommandSpec[] = [
       const expiresRaw = stringOption(ctx.values, 'expires');
       const expiresAt = expiresRaw === undefined ? null : futureInstant(expiresRaw, '--expires', command);
       const rateRaw = stringOption(ctx.values, 'rate-limit');
-      // Checked by the core, whose refusal says the range (`-5`, `abc` and `1e99` alike).
-      const rateLimitPerSecond = rateRaw === undefined ? null : numberForCore(rateRaw);
+      // The core's bounds, said as every number is (`-5`, `99999999999999999999`: the range; `abc`, `1e3`: not a whole number).
+      const rateLimitPerSecond = rateRaw === undefined ? null : wholeNumber(rateRaw, '--rate-limit', command, { min: 1, max: MAX_RATE_LIMIT_PER_SECOND });
       const ownerEmail = stringOption(ctx.values, 'owner');
       const owner = ownerEmail !== undefined ? userByEmail(ctx, ownerEmail, '--owner') : firstAdmin(ctx.titular.users.list(ctx.org.id));
       if (!owner) throw new CliError('No admin user to own the key; pass --owner EMAIL');

@@ -2,6 +2,8 @@
 // configuration of the remote resolver and of which resolver answers each product. The upstream
 // key is read from stdin (or a hidden prompt), never echoed, never printed, never audited.
 import {
+  MAX_TIMEOUT_MS,
+  MIN_TIMEOUT_MS,
   configureRemote,
   deleteUpstreamKey,
   remoteBaseUrlProblem,
@@ -168,8 +170,7 @@ export const remoteCommands: CommandSpec[] = [
       }
       let timeoutMs: number | undefined;
       if (timeout !== undefined) {
-        timeoutMs = wholeNumber(timeout, '--timeout-ms', ctx.command);
-        if (timeoutMs < 100 || timeoutMs > 60_000) throw new UsageError('--timeout-ms must be between 100 and 60000', ctx.command);
+        timeoutMs = wholeNumber(timeout, '--timeout-ms', ctx.command, { min: MIN_TIMEOUT_MS, max: MAX_TIMEOUT_MS });
       }
       // --clear-url alone with no URL set: already as asked (exit 0, as for remove-key), nothing recorded.
       const before = remoteSettings(ctx.titular);
