@@ -37,3 +37,39 @@ test('a damaged entry is listed and marked, its detail says what is intact, and 
     db.close();
   }
 });
+
+// A status and a source outside their sets (written by another tool): the screen failed whole, its
+// channel refusing the page. The entry is listed, marked, those two fields said unreadable; its
+// answer, intact, is still shown in the detail.
+test('an entry whose status and source cannot be read is listed and marked, its detail names them and shows its answer', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'consulta');
+  expect(await lookup(page, ACCOUNTS.nacion.cbu)).toBe('result');
+  const db = new Database(path.join(state.dataDir, 'titular.db'));
+  const newest = db.prepare("SELECT id, status, source FROM lookups WHERE environment = 'live' AND product = 'cbu' ORDER BY id DESC LIMIT 1").get() as { id: string; status: string; source: string };
+  try {
+    pastAppendOnlyGuard(db, () => db.prepare('UPDATE lookups SET status = ?, source = ? WHERE id = ?').run('PENDING', 'CLI', newest.id));
+    await goTo(page, 'historial');
+    const first = page.getByTestId('history-row').first();
+    await expect(first).toHaveAttribute('data-history-id', newest.id);
+    await expect(first.getByTestId('history-result-damaged')).toHaveText('Contenido dañado');
+    await expect(first.getByTestId('history-row-status')).toHaveText('Ilegible');
+    await expect(first.getByTestId('history-row-source')).toHaveText('Ilegible');
+    await expect(first).toContainText(ACCOUNTS.nacion.cbu.slice(-6));
+    // The other entries as they were.
+    await expect(page.getByTestId('history-row').nth(1).getByTestId('history-row-status')).not.toHaveText('Ilegible');
+    await first.click();
+    await expect(page.getByTestId('history-detail-damaged')).toHaveText(
+      'Estos datos de la consulta están dañados y no se pueden leer: estado y origen. El resto de la consulta está como se registró.',
+    );
+    await expect(page.getByTestId('history-detail')).toContainText(ACCOUNTS.nacion.holder);
+    await page.keyboard.press('Escape');
+
+    const download = page.waitForEvent('download');
+    await page.getByTestId('history-export').click();
+    await download;
+    await expect(page.getByTestId('toast').filter({ hasText: `tiene datos dañados (ID ${newest.id}: estado y origen)` })).toBeVisible();
+  } finally {
+    pastAppendOnlyGuard(db, () => db.prepare('UPDATE lookups SET status = ?, source = ? WHERE id = ?').run(newest.status, newest.source, newest.id));
+    db.close();
+  }
+});

@@ -109,7 +109,7 @@ describe('a history entry whose stored answer cannot be read', () => {
     const toFile = await cli('history', 'export', '--format', 'csv', '--output', out, '--json');
     expect(toFile.code, toFile.stderr).toBe(0);
     expect(toFile.stderr).toBe(warning(ids.company));
-    expect(JSON.parse(toFile.stdout)).toEqual({ exported: 3, format: 'csv', output: out, damaged: 1 });
+    expect(JSON.parse(toFile.stdout)).toEqual({ exported: 3, format: 'csv', output: out, damaged: 1, damagedFields: 0, unplaced: 0 });
     expect(readFileSync(out, 'utf8')).toBe(csv.stdout);
 
     // Valid JSON that is not an object (no holders to read either): damaged too. Two of them: counted, the newest named.

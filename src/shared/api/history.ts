@@ -97,6 +97,11 @@ export const historyEntrySchema = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
+/** The fields of a history entry whose stored cell Titular may find unreadable (a damaged cell), in the order an entry lists them. */
+export const DAMAGED_FIELDS = ['inputIdentifier', 'inputType', 'status', 'source', 'responseData', 'upstreamLatencyMs', 'creditConsumed', 'createdAt'] as const;
+export const damagedFieldSchema = z.enum(DAMAGED_FIELDS);
+export type DamagedField = z.infer<typeof damagedFieldSchema>;
+
 /**
  * An entry as the desktop and the CLI's JSON export see it: the contract's fields, plus the API key a
  * lookup came through (`null` for the desktop's own lookups and its batches). `user` is then the key's
@@ -105,7 +110,21 @@ export type HistoryEntry = z.infer<typeof historyEntrySchema>;
  * the contract's fields only (routes/account-routes.ts).
  */
 export const keyedHistoryEntrySchema = historyEntrySchema.extend({
+  // A field whose stored cell is not a value Titular writes (another tool wrote it, or a bit flipped
+  // on disk: a status that is neither SUCCESS nor ERROR, credits that are not a whole number) is
+  // null here and named in `damaged`; an unreadable answer is `{ "damaged": true }` and named too.
+  // `GET /api/v1/history` has no such field and no null in its shape: it leaves such an entry out
+  // (history/stored-entry.ts contractEntry).
+  inputIdentifier: z.string().nullable(),
+  inputType: historyEntrySchema.shape.inputType.nullable(),
+  status: lookupStatusSchema.nullable(),
+  source: sourceSchema.nullable(),
+  upstreamLatencyMs: historyEntrySchema.shape.upstreamLatencyMs.nullable(),
+  creditConsumed: historyEntrySchema.shape.creditConsumed.nullable(),
+  createdAt: z.string().nullable(),
   apiKey: z.object({ id: z.string(), name: z.string().nullable(), prefix: z.string() }).nullable(),
+  /** The fields whose stored cell cannot be read, in this order; absent when every one can. */
+  damaged: z.array(damagedFieldSchema).min(1).optional(),
 });
 export type KeyedHistoryEntry = z.infer<typeof keyedHistoryEntrySchema>;
 
@@ -128,6 +147,18 @@ export type HistoryResponse = z.infer<typeof historyResponseSchema>;
  * `{ "damaged": true }`), and the first one's lookup id (and bulk row); null when none.
  */
 export const damagedRowsSchema = z.object({ count: z.number().int().positive(), firstId: z.string(), firstRow: z.number().int().optional() }).nullable();
+
+/**
+ * What history.exportCsv adds besides: how many of its entries went without other fields whose stored
+ * cells cannot be read (empty in the file), and the first one's id and fields; null when none.
+ */
+export const damagedFieldsSchema = z.object({ count: z.number().int().positive(), firstId: z.string(), fields: z.array(damagedFieldSchema).min(1) }).nullable();
+
+/**
+ * And how many of the organization's entries are in no history, their environment or product
+ * unreadable (so no export includes them), and the newest one's id; null when none.
+ */
+export const unplacedEntriesSchema = z.object({ count: z.number().int().positive(), firstId: z.string() }).nullable();
 
 /** A page as the desktop sees it (IPC `history.list`): the entries with their keys. */
 export const keyedHistoryPageSchema = z.object({ data: z.array(keyedHistoryEntrySchema), pagination: paginationSchema });

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { errorBodySchema, lookupStatusSchema, productSlugSchema, scopeSchema, sourceSchema } from '../api/common';
 import { MAX_PURCHASE, balanceEntrySchema } from '../api/balance';
-import { damagedRowsSchema, keyedHistoryPageSchema } from '../api/history';
+import { damagedFieldsSchema, damagedRowsSchema, keyedHistoryPageSchema, unplacedEntriesSchema } from '../api/history';
 import { lookupDataSchema, lookupTypeSchema } from '../api/lookup';
 import { creditReportSchema } from '../api/credit';
 import { bulkIpcContract } from './bulk-contract';
@@ -177,7 +177,14 @@ export const ipcContract = {
   'history.exportCsv': channel({
     /** The screen's language and time zone, which the file speaks (default Spanish, the core's zone). */
     input: historyFilterSchema.extend({ language: languageSchema.optional(), timeZone: timeZoneSchema.optional() }),
-    output: z.object({ fileName: z.string(), csv: z.string(), rows: z.number().int(), damaged: damagedRowsSchema }),
+    output: z.object({
+      fileName: z.string(),
+      csv: z.string(),
+      rows: z.number().int(),
+      damaged: damagedRowsSchema,
+      damagedFields: damagedFieldsSchema,
+      unplaced: unplacedEntriesSchema,
+    }),
     admin: false,
   }),
   'keys.list': channel({

@@ -52,16 +52,17 @@ function apiKey(entry: KeyedHistoryEntry): string {
   return entry.apiKey.name ? `${entry.apiKey.name} (${entry.apiKey.prefix})` : entry.apiKey.prefix;
 }
 
+/** A field whose stored cell cannot be read (null: history/stored-entry.ts) is an empty cell. */
 export function historyCsvRow(entry: KeyedHistoryEntry, dialect: CsvDialect = INTERCHANGE): string {
   return dialect.row([
     entry.id,
-    dialect.time(Date.parse(entry.createdAt)),
-    entry.inputIdentifier,
-    entry.inputType,
-    dialect.word(entry.status),
-    dialect.word(entry.source),
-    entry.creditConsumed,
-    entry.upstreamLatencyMs,
+    entry.createdAt === null ? '' : dialect.time(Date.parse(entry.createdAt)),
+    entry.inputIdentifier ?? '',
+    entry.inputType ?? '',
+    entry.status === null ? '' : dialect.word(entry.status),
+    entry.source === null ? '' : dialect.word(entry.source),
+    entry.creditConsumed ?? '',
+    entry.upstreamLatencyMs ?? '',
     entry.user.email,
     apiKey(entry),
     holderNames(entry),

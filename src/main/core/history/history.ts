@@ -9,7 +9,7 @@ import type { LookupSource, LookupStatus, ProductSlug } from '../../../shared/ap
 import type { HistoryQuery, KeyedHistoryEntry, KeyedHistoryPage } from '../../../shared/api/history';
 import type { BatchFolding } from '../db/commit-queue';
 import { jsonOf } from '../frozen-json';
-import { storedObject } from '../db/stored-json';
+import { toEntry, type Row } from './stored-entry';
 import { DAY_MS } from '../../../shared/day';
 import { DailyCounts, dayOf, type DayFilter } from './daily-counts';
 import { EARLIEST_MS, LATEST_MS, dayEnd, dayStart, locateFromNewest, locateFromOldest, splitRange, type Edge, type PageWindow, type Span } from './page-window';
@@ -40,24 +40,6 @@ export interface HistoryScope {
   orgId: string;
   environment: KeyEnvironment;
   product: ProductSlug;
-}
-
-interface Row {
-  id: string;
-  input_identifier: string;
-  input_type: InputType;
-  status: LookupStatus;
-  source: LookupSource;
-  response_data: string;
-  upstream_latency_ms: number;
-  credit_consumed: number;
-  created_at: number;
-  user_id: string;
-  user_name: string | null;
-  user_email: string | null;
-  api_key_id: string | null;
-  key_name: string | null;
-  key_prefix: string | null;
 }
 
 export class History {
@@ -227,6 +209,19 @@ export class History {
     }
   }
 
+  /**
+   * The organization's entries that are in no history: their environment or product is not one
+   * Titular writes (a damaged cell), so no page or export of any scope reads them, and none can take
+   * them in without guessing whether a lookup was live or sandbox, an account or a credit report.
+   * The exports say how many there are (stored-answer.ts unplacedWarning). Found by ranges around the
+   * valid values on the page index, which leads with (org, environment, product): a few index seeks,
+   * not a scan.
+   */
+  unplaced(orgId: string): { count: number; firstId: string } | null {
+    const found = this.#statement(UNPLACED).get({ org: orgId }) as { n: number; first: string | null };
+    return found.n > 0 && found.first !== null ? { count: found.n, firstId: found.first } : null;
+  }
+
   #statement(sql: string): Database.Statement<unknown[]> {
     let statement = this.#pageCache.get(sql);
     if (!statement) {
@@ -246,6 +241,25 @@ export class History {
 function indexFor(_query: Pick<HistoryQuery, 'status' | 'source' | 'q'>): string {
   return 'lookups_page';
 }
+
+/**
+ * History.unplaced: every value below, between and above the valid ones, first of the environment,
+ * then of the product under each valid environment. A stored value is text or a blob (the columns'
+ * text affinity stores a number as text), and a blob sorts after all text.
+ */
+const UNPLACED = (() => {
+  const ranges = (column: string, valid: readonly [string, string]) => [
+    `${column} < '${valid[0]}'`,
+    `${column} > '${valid[0]}' AND ${column} < '${valid[1]}'`,
+    `${column} > '${valid[1]}'`,
+  ];
+  const terms = [
+    ...ranges('environment', ['live', 'sandbox']),
+    ...(['live', 'sandbox'] as const).flatMap((env) => ranges('product', ['cbu', 'informes']).map((range) => `environment = '${env}' AND ${range}`)),
+  ];
+  const union = terms.map((term) => `SELECT id, created_at FROM lookups INDEXED BY lookups_page WHERE org_id = @org AND ${term}`).join(' UNION ALL ');
+  return `WITH u AS (${union}) SELECT (SELECT COUNT(*) FROM u) AS n, (SELECT id FROM u ORDER BY created_at DESC, id DESC LIMIT 1) AS first`;
+})();
 
 /** WHERE clause (unaliased `lookups`) for a scope, the query's filters and createdAt in [lo, hi]. */
 function rangeFilter(scope: HistoryScope, query: HistoryQuery, lo: number, hi: number): { where: string; params: unknown[] } {
@@ -306,21 +320,4 @@ function buildFilter(scope: HistoryScope, query: HistoryQuery): { where: string;
     params.push(likeContains(query.q));
   }
   return { where: clauses.join(' AND '), params };
-}
-
-function toEntry(row: Row): KeyedHistoryEntry {
-  return {
-    id: row.id,
-    inputIdentifier: row.input_identifier,
-    inputType: row.input_type,
-    status: row.status,
-    source: row.source,
-    // A row whose stored answer is not readable JSON is still listed, marked (db/stored-json.ts).
-    responseData: storedObject(row.response_data),
-    upstreamLatencyMs: row.upstream_latency_ms,
-    creditConsumed: row.credit_consumed,
-    createdAt: new Date(row.created_at).toISOString(),
-    user: { id: row.user_id, name: row.user_name ?? '', email: row.user_email ?? '' },
-    apiKey: row.api_key_id === null ? null : { id: row.api_key_id, name: row.key_name, prefix: row.key_prefix ?? '' },
-  };
 }

@@ -101,7 +101,7 @@ export function buildHttpApi(titular: Titular, options: HttpApiOptions = {}): Fa
 
   const authorize = authorizer(titular.keys, new RateLimiter());
   registerLookupRoutes(app, titular, authorize);
-  registerAccountRoutes(app, titular, authorize);
+  registerAccountRoutes(app, titular, authorize, reportFault);
   registerOpenApiRoute(app);
   if (options.ui) {
     registerBridge(app, titular, options.ui.sessions);

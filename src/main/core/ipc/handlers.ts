@@ -9,7 +9,8 @@ import { TitularError, invalidParameter } from '../errors';
 import { VaultUnlockError } from '../vault/master-key-provider';
 import { MAX_ACTIVE_KEYS } from '../keys/api-keys';
 import { historyCsvHeader, historyCsvRow } from '../history/history-csv';
-import { DamagedAnswers } from '../history/stored-answer';
+import { DamagedAnswers, DamagedFields } from '../history/stored-answer';
+import { damagedFields as fieldsOf } from '../history/stored-entry';
 import { isDamaged } from '../db/stored-json';
 import { csvDialect } from '../export/csv-dialect';
 import { calendarDay } from '../time/wall-clock';
@@ -114,13 +115,17 @@ const handlers: { [C in Channel]: Handler<C> } = {
     const dialect = csvDialect(input.language ?? 'es', input.timeZone);
     let csv = historyCsvHeader(dialect);
     let rows = 0;
-    // Entries whose stored answer cannot be read go into the file with the rest of what they hold; the screen says how many.
+    // Entries whose stored answer, or another field, cannot be read go into the file with the rest of
+    // what they hold (history/stored-entry.ts); the screen says how many, and how many are in no history.
     const damaged = new DamagedAnswers();
+    const damagedFields = new DamagedFields();
     for (const entry of titular.history.iterate(historyScope(user, input), historyQuery(input))) {
       if (++rows > MAX_EXPORT_ROWS) throw invalidParameter(`More than ${MAX_EXPORT_ROWS} entries: narrow the dates, or use \`titular history export\``);
       if (isDamaged(entry.responseData)) damaged.note(entry.id);
+      damagedFields.note(entry.id, fieldsOf(entry));
       csv += historyCsvRow(entry, dialect);
     }
+    const unplaced = titular.history.unplaced(user.orgId);
     await titular.commits.settled();
     // Recorded before the file is handed over: an export that cannot be audited is not made.
     const scope = historyScope(user, input);
@@ -129,7 +134,7 @@ const handlers: { [C in Channel]: Handler<C> } = {
       recordHistoryExport(titular.audit, user.orgId, user.id, { rows, product: scope.product, environment: scope.environment, format: 'csv', filters }),
     );
     const fileName = `titular-${dialect.form === 'en' ? 'history' : 'historial'}-${dialect.day(Date.now())}.csv`;
-    return { fileName, csv, rows, damaged: damaged.summary() };
+    return { fileName, csv, rows, damaged: damaged.summary(), damagedFields: damagedFields.summary(), unplaced };
   },
 
   'keys.list': (titular, user) => ({

@@ -7,7 +7,8 @@ import { createWriteStream, renameSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { History } from '../../core/history/history';
 import { CSV_COLUMNS, historyCsvHeader, historyCsvRow } from '../../core/history/history-csv';
-import { DamagedAnswers, answerNoun, damagedWarning } from '../../core/history/stored-answer';
+import { DamagedAnswers, DamagedFields, answerNoun, damagedFieldsWarning, damagedWarning, unplacedWarning } from '../../core/history/stored-answer';
+import { damagedFields as fieldsOf } from '../../core/history/stored-entry';
 import { isDamaged } from '../../core/db/stored-json';
 import { INTERCHANGE } from '../../core/export/csv-dialect';
 import { LANG_HELP, LANG_OPTION, exportDialect } from './export-lang';
@@ -208,14 +209,18 @@ export const historyCommands: CommandSpec[] = [
       const reader = openReader(ctx.dataDir);
       let count = 0;
       let completed = false;
-      // Entries whose stored answer cannot be read are exported with the rest of what they hold and
-      // told once at the end, on stderr: one bad row does not cost the whole export.
+      // Entries whose stored answer, or another field, cannot be read are exported with the rest of
+      // what they hold (history/stored-entry.ts) and told once at the end, on stderr: one bad row does
+      // not cost the whole export. So are the organization's entries in no history at all.
       const damaged = new DamagedAnswers();
+      const damagedFields = new DamagedFields();
+      let unplaced: ReturnType<History['unplaced']> = null;
       try {
         const history = new History(reader);
         let buffer = format === 'csv' ? historyCsvHeader(dialect) : '[';
         for (const entry of history.iterate({ orgId: ctx.org.id, environment, product }, filter)) {
           if (isDamaged(entry.responseData)) damaged.note(entry.id);
+          damagedFields.note(entry.id, fieldsOf(entry));
           if (format === 'csv') buffer += historyCsvRow(entry, dialect);
           else buffer += `${count === 0 ? '\n' : ',\n'}${JSON.stringify(entry)}`;
           count++;
@@ -236,6 +241,7 @@ export const historyCommands: CommandSpec[] = [
           recordExport(ctx, { rows: count, product, environment, format, raw });
           return 0;
         }
+        unplaced = history.unplaced(ctx.org.id);
         if (format === 'json') buffer += count === 0 ? ']\n' : '\n]\n';
         await sink.write(buffer);
         await sink.finish();
@@ -249,11 +255,14 @@ export const historyCommands: CommandSpec[] = [
 
       // Once the export is whole (an interrupted one took nothing out): audit/export-audit.ts says why.
       recordExport(ctx, { rows: count, product, environment, format, raw });
-      const warning = damagedWarning(damaged, { noun: 'entry', what: answerNoun(product) });
-      if (warning) ctx.out.warn(`Warning: ${warning}.`);
+      for (const warning of [damagedWarning(damaged, { noun: 'entry', what: answerNoun(product) }), damagedFieldsWarning(damagedFields), unplacedWarning(unplaced)]) {
+        if (warning) ctx.out.warn(`Warning: ${warning}.`);
+      }
       if (target) {
-        if (ctx.out.json) ctx.out.data({ exported: count, format, output: target, damaged: damaged.count });
-        else ctx.out.line(`Exported ${count} ${count === 1 ? 'entry' : 'entries'} (${environment}, ${product}) to ${target}`);
+        if (ctx.out.json) {
+          const counts = { damaged: damaged.count, damagedFields: damagedFields.count, unplaced: unplaced?.count ?? 0 };
+          ctx.out.data({ exported: count, format, output: target, ...counts });
+        } else ctx.out.line(`Exported ${count} ${count === 1 ? 'entry' : 'entries'} (${environment}, ${product}) to ${target}`);
       }
       return 0;
     },

@@ -387,6 +387,30 @@ export const es = {
     },
     damaged: 'Contenido dañado',
     damagedDetail: 'La respuesta guardada de esta consulta está dañada y no se puede leer. El resto de la consulta (fecha, identificador, estado, crédito) está como se registró.',
+    /** Entries with other fields that cannot be read (a status outside its set, credits that are no number): exported with those cells empty. */
+    exportedDamagedFields: {
+      one: '1 consulta tiene datos dañados (ID {id}: {fields}): se exportó sin ellos, que no se pueden leer.',
+      other: '{n} consultas tienen datos dañados (la primera: ID {id}, {fields}): se exportaron sin ellos, que no se pueden leer.',
+    },
+    /** Entries whose environment or product cannot be read: in no history, so in no export. */
+    exportedUnplaced: {
+      one: '1 consulta no figura en ningún historial (ID {id}): su entorno o su producto está dañado y no se puede leer, así que ninguna exportación la incluye.',
+      other: '{n} consultas no figuran en ningún historial (la más reciente: ID {id}): su entorno o su producto está dañado y no se puede leer, así que ninguna exportación las incluye.',
+    },
+    /** Other fields of an entry that cannot be read, named ({fields}: "estado y origen"). */
+    damagedFieldsDetail: 'Estos datos de la consulta están dañados y no se pueden leer: {fields}. El resto de la consulta está como se registró.',
+    /** A field that cannot be read, where its value would be. */
+    unreadable: 'Ilegible',
+    fields: {
+      inputIdentifier: 'identificador',
+      inputType: 'tipo',
+      status: 'estado',
+      source: 'origen',
+      responseData: 'respuesta guardada',
+      upstreamLatencyMs: 'latencia',
+      creditConsumed: 'crédito',
+      createdAt: 'fecha',
+    },
     statuses: STORED_WORDS.es.statuses,
     sources: STORED_WORDS.es.sources,
     colDate: 'Fecha',

@@ -1,12 +1,13 @@
 // Historial: filtered, paginated lookup history with a detail drawer and CSV export.
 import { useEffect, useId, useState } from 'react';
-import type { KeyedHistoryEntry as HistoryEntry } from '../../../shared/api/history';
+import type { DamagedField, KeyedHistoryEntry as HistoryEntry } from '../../../shared/api/history';
 import type { HistoryFilter } from '../../../shared/ipc/contract';
 import type { ProductSlug } from '../../../shared/api/common';
 import { lookupDataSchema, taxIdTypeSchema } from '../../../shared/api/lookup';
 import { creditReportSchema } from '../../../shared/api/credit';
 import { useExportHistory, useHistory } from '../api/hooks';
 import { tpl, useI18n } from '../i18n';
+import type { Messages } from '../i18n/es';
 import { formatTaxId, isPlainObject } from '../lib/format';
 import { describeCode, titleForCode } from '../lib/errors';
 import { normalizeIdentifierInput } from '../../../shared/identifiers';
@@ -36,8 +37,29 @@ function useDebounced<T>(value: T, ms: number): T {
 }
 
 /** An entry whose stored answer cannot be read: the core lists it with `{ damaged: true }` in its place (core/db/stored-json.ts). */
-function isDamaged(entry: HistoryEntry): boolean {
+function isAnswerDamaged(entry: HistoryEntry): boolean {
   return entry.responseData.damaged === true;
+}
+
+/**
+ * An entry with any field that cannot be read: its answer, or another one (a status outside its set,
+ * credits that are no number), which the core gives as null and names in `damaged`
+ * (core/history/stored-entry.ts). The table shows it as *Contenido dañado*.
+ */
+function isDamaged(entry: HistoryEntry): boolean {
+  return isAnswerDamaged(entry) || entry.damaged !== undefined;
+}
+
+/** Its fields that cannot be read besides the answer. */
+function damagedFields(entry: HistoryEntry): DamagedField[] {
+  return entry.damaged?.filter((field) => field !== 'responseData') ?? [];
+}
+
+/** What the detail and the table's tooltip say of a damaged entry: which fields cannot be read, or (its answer alone) the answer's sentence. */
+function damagedSentence(entry: HistoryEntry, m: Messages): string {
+  if (damagedFields(entry).length === 0) return m.history.damagedDetail;
+  const fields = (entry.damaged ?? []).map((field) => m.history.fields[field]);
+  return tpl(m.history.damagedFieldsDetail, { fields: new Intl.ListFormat(m.locale, { type: 'conjunction' }).format(fields) });
 }
 
 /**
@@ -46,8 +68,9 @@ function isDamaged(entry: HistoryEntry): boolean {
  * Consulta showed it: a readable stored report gives its `subject.tax_id_type`; an error (nothing was
  * found, so nothing says which) or a damaged entry keeps `CUIT`. Account lookups keep their own type.
  */
-function shownType(entry: HistoryEntry): string {
-  if (entry.inputType !== 'CUIT' || isDamaged(entry)) return entry.inputType;
+function shownType(entry: HistoryEntry, m: Messages): string {
+  if (entry.inputType === null) return m.history.unreadable;
+  if (entry.inputType !== 'CUIT' || isAnswerDamaged(entry)) return entry.inputType;
   const subject = entry.responseData.subject;
   const type = isPlainObject(subject) ? taxIdTypeSchema.safeParse(subject.tax_id_type) : null;
   return type?.success ? type.data : entry.inputType;
@@ -65,7 +88,7 @@ function ResultCell({ entry }: { entry: HistoryEntry }) {
   const error = errorOf(entry);
   if (isDamaged(entry)) {
     return (
-      <td className="result-cell" title={m.history.damagedDetail} data-testid="history-result-damaged">
+      <td className="result-cell" title={damagedSentence(entry, m)} data-testid="history-result-damaged">
         <span className="clamp-2">{m.history.damaged}</span>
       </td>
     );
@@ -158,6 +181,15 @@ export function HistorialScreen() {
         toast((t) => t.plural(result.rows, t.m.history.exported));
         const damaged = result.damaged;
         if (damaged) toast((t) => t.plural(damaged.count, t.m.history.exportedDamaged, { id: damaged.firstId }), 'error');
+        const fields = result.damagedFields;
+        if (fields) {
+          toast((t) => {
+            const words = new Intl.ListFormat(t.m.locale, { type: 'conjunction' }).format(fields.fields.map((field) => t.m.history.fields[field]));
+            return t.plural(fields.count, t.m.history.exportedDamagedFields, { id: fields.firstId, fields: words });
+          }, 'error');
+        }
+        const unplaced = result.unplaced;
+        if (unplaced) toast((t) => t.plural(unplaced.count, t.m.history.exportedUnplaced, { id: unplaced.firstId }), 'error');
       },
     });
   };
@@ -307,21 +339,21 @@ export function HistorialScreen() {
                     }}
                     data-testid="history-row"
                     data-history-id={entry.id}
-                    data-status={entry.status}
+                    data-status={entry.status ?? undefined}
                   >
-                    <td className="history-date">{dateTime(entry.createdAt)}</td>
-                    <td className="mono identifier-cell" title={entry.inputIdentifier}>
-                      {shownIdentifier(entry)}
+                    <td className="history-date">{entry.createdAt === null ? <Unreadable /> : dateTime(entry.createdAt)}</td>
+                    <td className="mono identifier-cell" title={entry.inputIdentifier ?? undefined}>
+                      {entry.inputIdentifier === null ? <Unreadable /> : shownIdentifier(entry)}
                     </td>
                     <td data-testid="history-row-type">
-                      <Badge>{shownType(entry)}</Badge>
+                      <Badge>{shownType(entry, m)}</Badge>
                     </td>
-                    <td>
-                      <Badge tone={entry.status === 'SUCCESS' ? 'success' : 'danger'}>{m.history.statuses[entry.status]}</Badge>
+                    <td data-testid="history-row-status">
+                      <StatusBadge status={entry.status} />
                     </td>
                     <ResultCell entry={entry} />
-                    <td>{m.history.sources[entry.source]}</td>
-                    <td className="num">{num(entry.creditConsumed)}</td>
+                    <td data-testid="history-row-source">{entry.source === null ? <Unreadable /> : m.history.sources[entry.source]}</td>
+                    <td className="num">{entry.creditConsumed === null ? <Unreadable /> : num(entry.creditConsumed)}</td>
                     <td className="history-user">
                       <span className="clamp-2" title={entry.user.name} data-testid="history-row-user">
                         {entry.user.name}
@@ -366,6 +398,19 @@ export function HistorialScreen() {
   );
 }
 
+/** A status, or the word for one that cannot be read. */
+function StatusBadge({ status }: { status: HistoryEntry['status'] }) {
+  const { m } = useI18n();
+  if (status === null) return <Badge>{m.history.unreadable}</Badge>;
+  return <Badge tone={status === 'SUCCESS' ? 'success' : 'danger'}>{m.history.statuses[status]}</Badge>;
+}
+
+/** Where a field that cannot be read would be. */
+function Unreadable() {
+  const { m } = useI18n();
+  return <span className="muted">{m.history.unreadable}</span>;
+}
+
 /** The key an API lookup came through, under its user in a row: cut with an ellipsis, whole in the tooltip. */
 function KeyLine({ label }: { label: string }) {
   const { m } = useI18n();
@@ -383,21 +428,22 @@ function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () =>
   const error = errorOf(entry);
   // Said as a live answer's banner says it: PA011's stored sentence only repeats the title, so it is not shown twice.
   const described = error ? describeCode(error.code, error.message, null, m, entry.inputType === 'CUIT' ? 'report' : 'account') : null;
+  const answerDamaged = isAnswerDamaged(entry);
   const account = lookupDataSchema.safeParse(entry.responseData);
   const report = account.success ? null : creditReportSchema.safeParse(entry.responseData);
   return (
     <Drawer title={m.history.detailTitle} onClose={onClose} testId="history-detail">
       <div className="detail-head">
-        <div className="mono detail-identifier">{shownIdentifier(entry)}</div>
+        <div className="mono detail-identifier">{entry.inputIdentifier === null ? <Unreadable /> : shownIdentifier(entry)}</div>
         <div className="badges">
-          <Badge>{shownType(entry)}</Badge>
-          <Badge tone={entry.status === 'SUCCESS' ? 'success' : 'danger'}>{m.history.statuses[entry.status]}</Badge>
+          <Badge>{shownType(entry, m)}</Badge>
+          <StatusBadge status={entry.status} />
         </div>
       </div>
       <dl className="details details-compact">
         <div>
           <dt>{m.history.colDate}</dt>
-          <dd>{dateTime(entry.createdAt)}</dd>
+          <dd>{entry.createdAt === null ? <Unreadable /> : dateTime(entry.createdAt)}</dd>
         </div>
         <div>
           <dt>{m.history.colUser}</dt>
@@ -407,7 +453,7 @@ function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () =>
         </div>
         <div>
           <dt>{m.history.colSource}</dt>
-          <dd>{m.history.sources[entry.source]}</dd>
+          <dd>{entry.source === null ? <Unreadable /> : m.history.sources[entry.source]}</dd>
         </div>
         {entry.apiKey ? (
           <div>
@@ -419,11 +465,11 @@ function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () =>
         ) : null}
         <div>
           <dt>{m.history.creditUsed}</dt>
-          <dd>{entry.creditConsumed > 0 ? num(entry.creditConsumed) : m.history.noCredit}</dd>
+          <dd>{entry.creditConsumed === null ? <Unreadable /> : entry.creditConsumed > 0 ? num(entry.creditConsumed) : m.history.noCredit}</dd>
         </div>
         <div>
           <dt>{m.history.latency}</dt>
-          <dd>{tpl(m.history.latencyMs, { n: num(entry.upstreamLatencyMs) })}</dd>
+          <dd>{entry.upstreamLatencyMs === null ? <Unreadable /> : tpl(m.history.latencyMs, { n: num(entry.upstreamLatencyMs) })}</dd>
         </div>
         <div>
           <dt>{m.history.id}</dt>
@@ -434,11 +480,13 @@ function HistoryDetail({ entry, onClose }: { entry: HistoryEntry; onClose: () =>
       </dl>
 
       <div className="section-label">{m.history.summary}</div>
+      {/* What cannot be read is said first; an answer that can be read is shown after it, as any other. */}
       {isDamaged(entry) ? (
         <p className="muted" data-testid="history-detail-damaged">
-          {m.history.damagedDetail}
+          {damagedSentence(entry, m)}
         </p>
-      ) : described ? (
+      ) : null}
+      {answerDamaged ? null : described ? (
         <div className="banner banner-error" data-testid="history-detail-error">
           <div className="banner-body">
             <div className="banner-title">
@@ -474,6 +522,7 @@ function searchText(q: string): string {
 }
 
 /** A CUIT/CUIL as the screens write it (20-12345678-6); anything else exactly as it was looked up. */
-function shownIdentifier(entry: { inputType: string; inputIdentifier: string }): string {
-  return entry.inputType === 'CUIT' && /^\d{11}$/.test(entry.inputIdentifier) ? formatTaxId(entry.inputIdentifier) : entry.inputIdentifier;
+function shownIdentifier(entry: { inputType: string | null; inputIdentifier: string | null }): string {
+  const identifier = entry.inputIdentifier ?? '';
+  return entry.inputType === 'CUIT' && /^\d{11}$/.test(identifier) ? formatTaxId(identifier) : identifier;
 }

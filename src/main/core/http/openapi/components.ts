@@ -47,7 +47,7 @@ export const RESPONSE_COMPONENTS = {
   HistoryEntry: {
     schema: historyEntrySchema,
     description:
-      'One lookup. `responseData` is the stored answer (the account data, or `{ "error": { code, message } }`; `{ "damaged": true }` when the stored answer cannot be read, the entry\'s other fields being as recorded); `createdAt` is ISO 8601 UTC.',
+      'One lookup. `responseData` is the stored answer (the account data, or `{ "error": { code, message } }`; `{ "damaged": true }` when the stored answer cannot be read, the entry\'s other fields being as recorded); `createdAt` is ISO 8601 UTC. An entry another of whose fields cannot be read in Titular\'s database (a status or source outside its set, credits or a date that are no number) is left out of its page rather than given a made-up value; `total` still counts it.',
   },
   LookupStatus: { schema: lookupStatusSchema, description: 'Outcome of a lookup in the history.' },
   LookupSource: { schema: sourceSchema, description: 'Where a lookup came from: the desktop (`WEB`), the API (`API`) or a bulk job (`BULK`).' },
