@@ -66,6 +66,7 @@ export async function handOverToApi(startup: FastifyInstance, api: FastifyInstan
   const server = startup.server;
   // Fastify's `routing` is the handler it gave its server for each request.
   if (!server.listeners('request').includes(startup.routing)) throw new Error('The start-up server does not answer through its routing');
+  // A promise of nothing: what api.ready() resolves with, the Fastify instance, is itself thenable.
   const ready = (async () => {
     await api.ready();
   })();
