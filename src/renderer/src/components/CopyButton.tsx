@@ -57,9 +57,11 @@ export function CopyButton({
   const onClick = async () => {
     try {
       await writeClipboard(value);
+      // A secret's clear is set up first (its digest, and the host's answer: a few ms), so that the
+      // button and the notice say it will be cleared only once it will.
+      if (secret) await clearSecretLater(value, () => toast((t) => t.m.common.secretNotCleared, 'error'));
       setDone(true);
       if (secret) {
-        clearSecretLater(value, () => toast((t) => t.m.common.secretNotCleared, 'error'));
         toast((t) => t.plural(SECRET_CLIPBOARD_MS / 60_000, t.m.common.secretCopied));
       } else {
         toast((t) => t.m.common.copied);

@@ -19,14 +19,15 @@ let copies = 0;
  * page must do it and the clipboard cannot be read (a browser that refuses it, or asks and is told
  * no), nothing is written — an unread clipboard may hold what the user copied since — and `onUnread`
  * says so to the user. Copying another secret replaces the pending clear: the clipboard no longer
- * holds the first one.
+ * holds the first one. Resolves once the clear is set up (or cannot be), so that the screen says the
+ * key will be cleared only when it will.
  */
-export function clearSecretLater(secret: string, onUnread: () => void): void {
+export function clearSecretLater(secret: string, onUnread: () => void): Promise<void> {
   cancelPending?.();
   cancelPending = null;
   const copy = ++copies;
   // Only a digest waits, here or in the host: the screen drops the key itself when its box closes.
-  void digestOf(secret).then(async (digest) => {
+  return digestOf(secret).then(async (digest) => {
     if (digest === null) return onUnread();
     const { scheduled } = await api['clipboard.clearSecretLater']({ digest }).catch(() => ({ scheduled: false }));
     if (!scheduled && copy === copies) clearInThisPage(digest, onUnread);
