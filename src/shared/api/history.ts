@@ -128,6 +128,11 @@ export const keyedHistoryEntrySchema = historyEntrySchema.extend({
 });
 export type KeyedHistoryEntry = z.infer<typeof keyedHistoryEntrySchema>;
 
+/** An entry's fields that cannot be read besides its answer (which the contract can mark, as `{ "damaged": true }`). */
+export function damagedFields(entry: Pick<KeyedHistoryEntry, 'damaged'>): DamagedField[] {
+  return entry.damaged?.filter((field) => field !== 'responseData') ?? [];
+}
+
 export const paginationSchema = z.object({
   page: z.number().int().min(1),
   per_page: z.number().int().min(1).max(50),

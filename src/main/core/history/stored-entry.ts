@@ -81,11 +81,6 @@ export function toEntry(row: Row): KeyedHistoryEntry {
   };
 }
 
-/** The fields of an entry that cannot be read, its answer apart (which the contract can mark). */
-export function damagedFields(entry: KeyedHistoryEntry): DamagedField[] {
-  return entry.damaged?.filter((field) => field !== 'responseData') ?? [];
-}
-
 /**
  * The entry in the contract's shape (spec 2.3: its fields only, each within its set), or null when one
  * of them cannot be read: the contract has no null and no "unknown" status or source, and any value in

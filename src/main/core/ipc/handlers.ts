@@ -10,7 +10,6 @@ import { VaultUnlockError } from '../vault/master-key-provider';
 import { MAX_ACTIVE_KEYS } from '../keys/api-keys';
 import { historyCsvHeader, historyCsvRow } from '../history/history-csv';
 import { DamagedAnswers, DamagedFields } from '../history/stored-answer';
-import { damagedFields as fieldsOf } from '../history/stored-entry';
 import { isDamaged } from '../db/stored-json';
 import { csvDialect } from '../export/csv-dialect';
 import { calendarDay } from '../time/wall-clock';
@@ -18,7 +17,7 @@ import { PassphraseAttempts } from '../vault/passphrase-attempts';
 import { vaultProviderKind, vaultSecretMatches } from '../vault/vault';
 import type { User } from '../users/users';
 import type { MasterKeyProvider, MasterKeyProviderKind } from '../vault/master-key-provider';
-import { parseHistoryBound } from '../../../shared/api/history';
+import { damagedFields as fieldsOf, parseHistoryBound } from '../../../shared/api/history';
 import { DAY_MS, daysEndingOn } from '../../../shared/day';
 import { ipcContract, type Channel, type ChannelOutput, type HistoryFilter } from '../../../shared/ipc/contract';
 import type { z } from 'zod';
@@ -119,7 +118,8 @@ const handlers: { [C in Channel]: Handler<C> } = {
     // what they hold (history/stored-entry.ts); the screen says how many, and how many are in no history.
     const damaged = new DamagedAnswers();
     const damagedFields = new DamagedFields();
-    for (const entry of titular.history.iterate(historyScope(user, input), historyQuery(input))) {
+    const scope = historyScope(user, input);
+    for (const entry of titular.history.iterate(scope, historyQuery(input))) {
       if (++rows > MAX_EXPORT_ROWS) throw invalidParameter(`More than ${MAX_EXPORT_ROWS} entries: narrow the dates, or use \`titular history export\``);
       if (isDamaged(entry.responseData)) damaged.note(entry.id);
       damagedFields.note(entry.id, fieldsOf(entry));
@@ -128,7 +128,6 @@ const handlers: { [C in Channel]: Handler<C> } = {
     const unplaced = titular.history.unplaced(user.orgId);
     await titular.commits.settled();
     // Recorded before the file is handed over: an export that cannot be audited is not made.
-    const scope = historyScope(user, input);
     const filters = { from: input.from, to: input.to, status: input.status, source: input.source, q: input.q?.trim() };
     await titular.commits.writeAlone(() =>
       recordHistoryExport(titular.audit, user.orgId, user.id, { rows, product: scope.product, environment: scope.environment, format: 'csv', filters }),

@@ -1,6 +1,6 @@
 // Historial: filtered, paginated lookup history with a detail drawer and CSV export.
 import { useEffect, useId, useState } from 'react';
-import type { DamagedField, KeyedHistoryEntry as HistoryEntry } from '../../../shared/api/history';
+import { damagedFields, type KeyedHistoryEntry as HistoryEntry } from '../../../shared/api/history';
 import type { HistoryFilter } from '../../../shared/ipc/contract';
 import type { ProductSlug } from '../../../shared/api/common';
 import { lookupDataSchema, taxIdTypeSchema } from '../../../shared/api/lookup';
@@ -48,11 +48,6 @@ function isAnswerDamaged(entry: HistoryEntry): boolean {
  */
 function isDamaged(entry: HistoryEntry): boolean {
   return isAnswerDamaged(entry) || entry.damaged !== undefined;
-}
-
-/** Its fields that cannot be read besides the answer. */
-function damagedFields(entry: HistoryEntry): DamagedField[] {
-  return entry.damaged?.filter((field) => field !== 'responseData') ?? [];
 }
 
 /** What the detail and the table's tooltip say of a damaged entry: which fields cannot be read, or (its answer alone) the answer's sentence. */

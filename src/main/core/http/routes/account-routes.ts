@@ -1,12 +1,12 @@
 // GET /api/v1/balance (both products) and GET /api/v1/history (CBU keys).
 import type { FastifyInstance } from 'fastify';
 import type { Titular } from '../../titular';
-import { historyQuerySchema } from '../../../../shared/api/history';
+import { damagedFields, historyQuerySchema } from '../../../../shared/api/history';
 import type { Authorize } from '../authorize';
 import { sendError } from '../error-reply';
 import type { FaultReport } from '../fault-report';
 import { DamagedRecordError } from '../../db/stored-json';
-import { contractEntry, damagedFields, fieldWords } from '../../history/stored-entry';
+import { contractEntry, fieldWords } from '../../history/stored-entry';
 
 export function registerAccountRoutes(app: FastifyInstance, titular: Titular, authorize: Authorize, reportFault: FaultReport): void {
   app.get('/api/v1/balance', { onRequest: authorize({ products: ['cbu', 'informes'], scope: 'balance' }) }, async (request) => {
