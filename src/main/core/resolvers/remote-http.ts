@@ -46,6 +46,12 @@ export interface AttemptRequest {
   key: string;
   body?: unknown;
   timeoutMs: number;
+  /**
+   * Sent as `Idempotency-Key`: the same for every attempt of one lookup, so that an attempt the
+   * upstream answered (and charged) but whose answer was lost is replayed there on retry, not charged
+   * again (remote-resolver.ts #call).
+   */
+  idempotencyKey?: string;
 }
 
 /** Contract answers are a few KiB; anything far larger is not one and is not buffered. */
@@ -66,6 +72,7 @@ export async function sendAttempt(request: AttemptRequest): Promise<AttemptOutco
         authorization: `Bearer ${request.key}`,
         accept: 'application/json',
         ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(request.idempotencyKey !== undefined ? { 'idempotency-key': request.idempotencyKey } : {}),
       },
       body: request.body !== undefined ? JSON.stringify(request.body) : undefined,
       // A redirect could carry the key elsewhere; the admin configures the final URL instead.

@@ -11,7 +11,9 @@
 // Retry-After is honoured when it fits the bound; otherwise the caller gets it as its own. Failures
 // that another attempt cannot fix (401/403 key rejected, 402 upstream out of credits, 400, an
 // unexpected status) are not retried, are shown in `status()` and audited once per incident.
-// A circuit breaker per base URL stops traffic to an upstream that keeps failing.
+// A circuit breaker per base URL stops traffic to an upstream that keeps failing. Every attempt of
+// one lookup sends the same Idempotency-Key, so a retried attempt is never charged twice upstream.
+import { randomUUID } from 'node:crypto';
 import type { AuditLog } from '../audit/audit-log';
 import type { Settings } from '../settings/settings';
 import { VaultLockedError } from '../vault/vault';
@@ -194,6 +196,10 @@ export class RemoteResolver implements AccountResolver, CreditReportResolver {
     const deadline = Date.now() + Math.max(this.#options.deadlineMs, config.timeoutMs);
     let last: (AttemptOutcome & { kind: 'failed' }) | null = null;
     let retryAfterMs: number | undefined;
+    // One key for every attempt of this lookup: an attempt retried after a timeout, a 5xx or a
+    // malformed 200 may have been answered and charged upstream already, and the upstream replays that
+    // answer for the same key instead of charging the organization's upstream wallet again.
+    const idempotencyKey = `titular-${randomUUID()}`;
 
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const permit = breaker.acquire();
@@ -208,6 +214,7 @@ export class RemoteResolver implements AccountResolver, CreditReportResolver {
         key: config.key,
         body: request.body,
         timeoutMs: Math.max(1, Math.min(config.timeoutMs, deadline - Date.now())),
+        idempotencyKey,
       });
       if (outcome.kind === 'answer') {
         const data = parse(outcome.body);
