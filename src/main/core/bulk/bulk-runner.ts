@@ -158,6 +158,9 @@ export class BulkRunner {
       source: 'BULK',
       userId: this.job.user_id,
       apiKeyId: null,
+      // A resumed job runs again the item whose lookup a crash interrupted: a remote upstream that
+      // answered it then replays that answer instead of charging it twice.
+      rerunId: `bulk:${this.job.id}:${item.key}`,
       onCommit: (outcome) => {
         store.markItem(this.job.id, item.key, { lookupId: outcome.lookupId, status: outcome.status, code: outcome.code, charged: outcome.charged, at: outcome.createdAt });
         committed = outcome;

@@ -27,6 +27,12 @@ export interface LookupContext {
   requestId?: string;
   idempotency?: IdempotencyScope | null;
   /**
+   * Names this lookup across the times it may be run (a bulk item: its job and row), so that a
+   * remote upstream replays it when it runs again after a crash instead of charging it again
+   * (ResolveOptions). API lookups are named by their Idempotency-Key instead.
+   */
+  rerunId?: string;
+  /**
    * Called inside the transaction that writes the history entry (and the charge, when one is
    * taken), so the caller's own record of the outcome commits or rolls back with it. Bulk jobs
    * mark their item done here: a done item is never looked up, or charged, again. It may be called

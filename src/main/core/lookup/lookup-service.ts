@@ -3,12 +3,13 @@
 // one transaction that writes the history entry, the charge and the idempotency record together.
 //
 // The credit rules themselves are applied where the lookup is recorded (lookup-record.ts).
+import { createHash } from 'node:crypto';
 import type { CommitQueue } from '../db/commit-queue';
 import { requestId as newRequestId } from '../db/ids';
 import type { Ledger } from '../ledger/ledger';
 import type { History, InputType } from '../history/history';
 import { maskKeysAndRandomParts } from '../keys/secrets';
-import type { AccountQuery, AccountResolver, Resolution } from '../resolvers/resolver';
+import type { AccountQuery, AccountResolver, Resolution, ResolveOptions } from '../resolvers/resolver';
 import type { IdempotencyStore } from './idempotency';
 import type { ProductSlug } from '../../../shared/api/common';
 import { analyzeAlias, analyzeCbu, analyzeTaxId } from '../../../shared/identifiers';
@@ -25,7 +26,7 @@ type Validated<T> =
       ok: true;
       inputIdentifier: string;
       inputType: InputType;
-      resolve: () => Promise<Resolution<T>> | Resolution<T>;
+      resolve: (options: ResolveOptions) => Promise<Resolution<T>> | Resolution<T>;
       /** The resolver's synchronous form, when it has one: run inside the recording transaction. */
       resolveNow: (() => Resolution<T>) | null;
       /**
@@ -79,7 +80,7 @@ export class LookupService {
         ok: true,
         inputIdentifier: analysis.taxId,
         inputType: 'CUIT',
-        resolve: () => resolver.resolveCreditReport(query),
+        resolve: (options) => resolver.resolveCreditReport(query, options),
         resolveNow: resolver.resolveCreditReportNow ? () => resolver.resolveCreditReportNow!(query) : null,
         confirmResolver: () => {
           if (speculative && this.deps.resolvers.creditReports(ctx.environment) !== resolver) throw new ResolverChanged();
@@ -213,7 +214,7 @@ export class LookupService {
     const started = performance.now();
     let outcome: Outcome;
     try {
-      outcome = found(product, await validated.resolve(), started);
+      outcome = found(product, await validated.resolve({ idempotencyKey: upstreamIdempotencyKey(ctx) }), started);
     } catch (error) {
       outcome = failed(error, started, product);
       this.#reportFault(requestId, outcome, error);
@@ -253,12 +254,30 @@ function accountQuery(
     ok: true,
     inputIdentifier,
     inputType,
-    resolve: () => resolver.resolveAccount(query),
+    resolve: (options) => resolver.resolveAccount(query, options),
     resolveNow: resolver.resolveAccountNow ? () => resolver.resolveAccountNow!(query) : null,
     confirmResolver,
   };
 }
 
+
+/**
+ * The Idempotency-Key a remote upstream gets for a lookup that may be run again as the same lookup:
+ * an API request retried with its Idempotency-Key (a first run that failed, GE500, charged nothing
+ * here but may have been charged upstream), a bulk item run again after a crash. Hashed, so the
+ * upstream learns neither the local key's id nor the client's own key. Undefined for a lookup that
+ * stands alone (the remote resolver then makes one key for its attempts).
+ */
+function upstreamIdempotencyKey(ctx: LookupContext): string | undefined {
+  const { idempotency } = ctx;
+  const identity = idempotency
+    ? ['api', idempotency.apiKeyId, idempotency.key, idempotency.requestHash]
+    : ctx.rerunId
+      ? ['rerun', ctx.orgId, ctx.rerunId]
+      : null;
+  if (!identity) return undefined;
+  return `titular-${createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 40)}`;
+}
 
 /**
  * Why a field that was sent is not a text, or null (absent or a string): a repeated query parameter

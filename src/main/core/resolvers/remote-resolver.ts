@@ -12,7 +12,8 @@
 // that another attempt cannot fix (401/403 key rejected, 402 upstream out of credits, 400, an
 // unexpected status) are not retried, are shown in `status()` and audited once per incident.
 // A circuit breaker per base URL stops traffic to an upstream that keeps failing. Every attempt of
-// one lookup sends the same Idempotency-Key, so a retried attempt is never charged twice upstream.
+// one lookup sends the same Idempotency-Key, so a retried attempt is never charged twice upstream;
+// nor is the lookup itself when it is run again under the same identity (ResolveOptions).
 import { randomUUID } from 'node:crypto';
 import type { AuditLog } from '../audit/audit-log';
 import type { Settings } from '../settings/settings';
@@ -24,7 +25,7 @@ import { balanceResponseSchema, type BalanceEntry } from '../../../shared/api/ba
 import { CircuitBreaker, type BreakerStatus } from './circuit-breaker';
 import { normalizeBaseUrl, remoteBaseUrlProblem } from './remote-config';
 import { sendAttempt, type AttemptOutcome, type UpstreamFailure, type UpstreamFailureKind } from './remote-http';
-import { REMOTE_NOT_SET_UP, UpstreamError, type AccountQuery, type AccountResolver, type CreditReportResolver, type Resolution } from './resolver';
+import { REMOTE_NOT_SET_UP, UpstreamError, type AccountQuery, type AccountResolver, type CreditReportResolver, type Resolution, type ResolveOptions } from './resolver';
 
 export interface RemoteResolverOptions {
   /** Attempts per lookup, the first included. */
@@ -114,10 +115,11 @@ export class RemoteResolver implements AccountResolver, CreditReportResolver {
     this.#random = options.random ?? Math.random;
   }
 
-  async resolveAccount(query: AccountQuery): Promise<Resolution<LookupData>> {
+  async resolveAccount(query: AccountQuery, options: ResolveOptions = {}): Promise<Resolution<LookupData>> {
     const params =
       query.kind === 'number' ? { identifier: query.number, type: 'cbu' } : { identifier: query.aliasKey, type: 'alias' };
-    return this.#call(query.orgId, { method: 'GET', path: `/api/v1/lookup?${new URLSearchParams(params).toString()}` }, (body) => {
+    const request = { method: 'GET' as const, path: `/api/v1/lookup?${new URLSearchParams(params).toString()}` };
+    return this.#call(query.orgId, request, options, (body) => {
       const parsed = lookupResultSchema.safeParse(body);
       if (!parsed.success) return null;
       // An answer about another account than the one asked for is not an answer.
@@ -126,8 +128,8 @@ export class RemoteResolver implements AccountResolver, CreditReportResolver {
     });
   }
 
-  async resolveCreditReport(query: { orgId: string; taxId: string }): Promise<Resolution<CreditReport>> {
-    return this.#call(query.orgId, { method: 'POST', path: '/api/v1/credit/lookup', body: { tax_id: query.taxId } }, (body) => {
+  async resolveCreditReport(query: { orgId: string; taxId: string }, options: ResolveOptions = {}): Promise<Resolution<CreditReport>> {
+    return this.#call(query.orgId, { method: 'POST', path: '/api/v1/credit/lookup', body: { tax_id: query.taxId } }, options, (body) => {
       const parsed = creditLookupResultSchema.safeParse(body);
       if (!parsed.success) return null;
       if (parsed.data.data.subject.tax_id.replace(/\D/g, '') !== query.taxId) return null;
@@ -188,6 +190,7 @@ export class RemoteResolver implements AccountResolver, CreditReportResolver {
   async #call<T>(
     orgId: string,
     request: { method: 'GET' | 'POST'; path: string; body?: unknown },
+    options: ResolveOptions,
     parse: (body: unknown) => T | null,
   ): Promise<Resolution<T>> {
     const config = this.#config();
@@ -198,8 +201,9 @@ export class RemoteResolver implements AccountResolver, CreditReportResolver {
     let retryAfterMs: number | undefined;
     // One key for every attempt of this lookup: an attempt retried after a timeout, a 5xx or a
     // malformed 200 may have been answered and charged upstream already, and the upstream replays that
-    // answer for the same key instead of charging the organization's upstream wallet again.
-    const idempotencyKey = `titular-${randomUUID()}`;
+    // answer for the same key instead of charging the organization's upstream wallet again. The
+    // lookup's own key when it has one (ResolveOptions): then its retries are replayed upstream too.
+    const idempotencyKey = options.idempotencyKey ?? `titular-${randomUUID()}`;
 
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const permit = breaker.acquire();

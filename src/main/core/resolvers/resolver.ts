@@ -9,10 +9,21 @@ export type AccountQuery =
 
 export type Resolution<T> = { found: true; data: T } | { found: false };
 
+/** How a lookup that may reach an upstream is sent there. */
+export interface ResolveOptions {
+  /**
+   * The `Idempotency-Key` the remote resolver sends upstream on every attempt: one derived from the
+   * lookup's own identity when it has one that a retry repeats (an API Idempotency-Key, a bulk item),
+   * so that the same lookup run again is replayed upstream, not charged there again. Absent: each
+   * call makes a key of its own. Local resolvers have no upstream and ignore it.
+   */
+  idempotencyKey?: string;
+}
+
 export interface AccountResolver {
   readonly name: 'sandbox' | 'directory' | 'remote';
   /** Throws UpstreamError when the source cannot answer (GE500, no credit consumed). */
-  resolveAccount(query: AccountQuery): Promise<Resolution<LookupData>>;
+  resolveAccount(query: AccountQuery, options?: ResolveOptions): Promise<Resolution<LookupData>>;
   /**
    * Present on resolvers that answer at once from memory or this database (sandbox, directory):
    * the lookup then resolves inside the transaction that records it, where a read costs no lock
@@ -24,7 +35,7 @@ export interface AccountResolver {
 export interface CreditReportResolver {
   readonly name: 'sandbox' | 'directory' | 'remote';
   /** `taxId`: 11 validated digits. Throws UpstreamError when the source cannot answer. */
-  resolveCreditReport(query: { orgId: string; taxId: string }): Promise<Resolution<CreditReport>>;
+  resolveCreditReport(query: { orgId: string; taxId: string }, options?: ResolveOptions): Promise<Resolution<CreditReport>>;
   /** As AccountResolver.resolveAccountNow. */
   resolveCreditReportNow?(query: { orgId: string; taxId: string }): Resolution<CreditReport>;
 }
