@@ -246,10 +246,14 @@ test('a locked vault keeps the API working, and unlocks again from the screen', 
   const row = rowOf(page, name);
 
   try {
-    await page.getByTestId('vault-lock').click();
+    // From the keyboard: the button that was pressed leaves the page, and focus goes to the one that
+    // takes its place (it dropped to <body>, sending a keyboard user back to the sidebar).
+    await page.getByTestId('vault-lock').focus();
+    await page.keyboard.press('Enter');
     await expect(page.getByTestId('vault-locked')).toBeVisible();
     await expect(page.getByTestId('vault-locked')).toContainText('bloqueada');
     await expect(page.getByTestId('vault-lock')).toHaveCount(0);
+    await expect(page.getByTestId('vault-unlock')).toBeFocused();
     // Authentication does not need the vault: the key keeps working.
     expect((await apiGet(state, '/api/v1/balance', secret)).status).toBe(200);
 
@@ -259,9 +263,10 @@ test('a locked vault keeps the API working, and unlocks again from the screen', 
     expect(refused).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } });
     expect(JSON.stringify(refused)).not.toContain(secret);
 
-    await page.getByTestId('vault-unlock').click();
+    await page.keyboard.press('Enter');
     await expect(page.getByTestId('vault-locked')).toHaveCount(0);
     await expect(page.getByTestId('vault-lock')).toBeVisible();
+    await expect(page.getByTestId('vault-lock')).toBeFocused();
     await row.getByTestId('key-reveal').click();
     await page.getByTestId('confirm-ok').click();
     await expect(page.getByTestId('key-secret')).toHaveText(secret);

@@ -116,8 +116,13 @@ test('the text search narrows the list to matching identifiers', async ({ page, 
   await expect(rows(page)).toHaveCount(0);
   await expect(page.getByText('Ninguna consulta coincide con los filtros.')).toBeVisible();
 
-  await page.getByTestId('history-filter-clear').click();
+  // From the keyboard: the button disables itself once nothing is filtered, and focus goes to the
+  // first filter rather than to <body> (which sent a keyboard user back to the sidebar).
+  await page.getByTestId('history-filter-clear').focus();
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('history-filter-q')).toHaveValue('');
+  await expect(page.getByTestId('history-filter-clear')).toBeDisabled();
+  await expect(page.getByTestId('history-filter-from')).toBeFocused();
   await expect(rows(page)).toHaveCount(total);
 });
 

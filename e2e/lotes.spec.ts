@@ -417,3 +417,21 @@ test('a batch stopped by a full disk says so in Spanish, and can be resumed', as
   await expect(stopped.getByTestId('bulk-resume')).toBeEnabled();
   await page.screenshot({ path: test.info().outputPath('lotes-disk-full.png') });
 });
+
+test('from the keyboard, reviewing and starting a batch leave the focus on its panel, not on <body>', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'lotes');
+  await page.getByTestId('bulk-source-paste').click();
+  await page.getByTestId('bulk-input').fill([ACCOUNTS.company.alias, ACCOUNTS.inactive.cbu].join('\n'));
+  const created = page.waitForResponse((r) => r.url().endsWith('/bridge/bulk.create'));
+  // "Revisar lote" empties the list and disables itself: the reviewed batch's title takes the focus.
+  await page.getByTestId('bulk-prepare').press('Enter');
+  const body = await (await created).json();
+  expect(body.ok, JSON.stringify(body)).toBe(true);
+  const panel = page.locator(`[data-testid="bulk-panel"][data-job-id="${body.value.job.id}"]`);
+  await expect(panel.getByTestId('bulk-panel-name')).toBeFocused();
+
+  // "Iniciar" disables itself while it is sent and leaves once the batch runs: focus stays on the panel.
+  await panel.getByTestId('bulk-start').press('Enter');
+  await expect(panel).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
+  await expect(panel.getByTestId('bulk-panel-name')).toBeFocused();
+});

@@ -11,7 +11,9 @@ test('a purchase increases the CBU balance by its amount', async ({ page, state 
   const reference = `FAC-E2E-${Date.now()}`;
   await page.getByTestId('purchase-amount').fill('250');
   await page.getByTestId('purchase-reference').fill(reference);
-  await page.getByTestId('purchase-submit').click();
+  // From the keyboard: the button disables itself while the purchase is recorded (and after it, the
+  // amount emptied); focus goes to the amount for the next one, not to <body>.
+  await page.getByTestId('purchase-submit').press('Enter');
 
   await expect(page.getByTestId('balance-card-cbu')).toHaveAttribute('data-balance', String(before + 250));
   await expect(page.getByTestId('balance-available-cbu')).toHaveText((before + 250).toLocaleString('es-AR'));
@@ -19,8 +21,9 @@ test('a purchase increases the CBU balance by its amount', async ({ page, state 
   await expect(page.getByTestId('purchase-result')).toContainText('Se acreditaron 250 créditos. Nuevo saldo:');
   // Below the button, under the fold of a 1280x800 window: scrolled into view, not left unseen.
   await expect(page.getByTestId('purchase-result')).toBeInViewport({ ratio: 1 });
-  // The form is cleared for the next purchase.
+  // The form is cleared for the next purchase, and the amount has the focus.
   await expect(page.getByTestId('purchase-amount')).toHaveValue('');
+  await expect(page.getByTestId('purchase-amount')).toBeFocused();
 
   // The same reference again is not added twice.
   await page.getByTestId('purchase-amount').fill('250');
@@ -34,9 +37,11 @@ test('a purchase increases the CBU balance by its amount', async ({ page, state 
   // "INVALID_PARAMETER · 400" beside them.
   await page.getByTestId('purchase-amount').fill('300');
   await page.getByTestId('purchase-reference').fill(reference);
-  await page.getByTestId('purchase-submit').click();
+  await page.getByTestId('purchase-submit').press('Enter');
   const error = page.getByTestId('purchase-error');
   await expect(error).toContainText(`La referencia "${reference}" ya se usó en una compra de 250 créditos.`);
+  // Back on the button, beside the error.
+  await expect(page.getByTestId('purchase-submit')).toBeFocused();
   await expect(error).toHaveAttribute('data-error-code', 'INVALID_PARAMETER');
   await expect(error).not.toContainText('INVALID_PARAMETER');
   await expect(page.getByTestId('balance-card-cbu')).toHaveAttribute('data-balance', String(before + 250));

@@ -24,7 +24,9 @@ test.describe.serial('members', () => {
 
     await page.getByTestId('user-add-email').fill(NEW_USER.email);
     await page.getByTestId('user-add-role').selectOption('operator');
-    await page.getByTestId('user-add-submit').click();
+    // From the keyboard: the button disables itself while the user is added; focus goes to the name
+    // for the next one, not to <body>.
+    await page.getByTestId('user-add-submit').press('Enter');
     const row = userRow(page, NEW_USER.email);
     await expect(row).toHaveCount(1);
     await expect(row).toContainText(NEW_USER.name);
@@ -32,6 +34,7 @@ test.describe.serial('members', () => {
     // "Alta" as every other date in the app: dd/mm/aaaa, not "22 nov 2026".
     await expect(row.locator('td').nth(3)).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
     await expect(page.getByTestId('user-add-name')).toHaveValue('');
+    await expect(page.getByTestId('user-add-name')).toBeFocused();
 
     // The audit trail (filtered to users on this screen) names it.
     const audit = page.getByTestId('audit-table');
@@ -42,9 +45,11 @@ test.describe.serial('members', () => {
     await openApp(page, state, 'admin', 'usuarios');
     await page.getByTestId('user-add-name').fill('Otra Lucía');
     await page.getByTestId('user-add-email').fill(NEW_USER.email.toUpperCase());
-    await page.getByTestId('user-add-submit').click();
+    await page.getByTestId('user-add-submit').press('Enter');
     // Said in Spanish: the core's English answer is translated, not shown as it came.
     await expect(page.getByTestId('user-add-error')).toContainText(`Ya existe un usuario con el email ${NEW_USER.email.toLowerCase()}`);
+    // Focus is back on the button beside the error, not on <body>.
+    await expect(page.getByTestId('user-add-submit')).toBeFocused();
     await expect(page.getByTestId('user-add-error')).not.toContainText('already exists');
     await expect(userRow(page, 'Otra Lucía')).toHaveCount(0);
   });

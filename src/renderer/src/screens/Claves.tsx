@@ -11,6 +11,7 @@ import { AuditTable } from '../components/AuditTable';
 import { useToast } from '../components/Toast';
 import { IconAlert, IconKey, IconShield } from '../components/Icons';
 import { keyLabel } from '../lib/key-label';
+import { useTakeFocus } from '../lib/focus';
 import { KeyActionDialog, type Pending } from './claves/KeyActionDialog';
 import { KeyCreateForm } from './claves/KeyCreateForm';
 
@@ -46,6 +47,11 @@ export function ClavesScreen({ session }: { session: Session }) {
       setHiddenByLock(true);
     }
   }, [locked, shown, vault.dataUpdatedAt]);
+  // Locking from the header's button replaces it with the banner's "Desbloquear", and unlocking does the
+  // reverse: the control that had focus leaves the page and focus dropped to <body> (a keyboard user
+  // started over from the sidebar). The one that takes its place gets it, once it is on screen.
+  const [focusNext, setFocusNext] = useState<'lock' | 'unlock' | null>(null);
+  const focusTaken = () => setFocusNext(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const atLimit = keys.data ? keys.data.activeCount >= keys.data.limit : false;
   // Creating, rotating and revealing need the vault open (revoking only marks the key): while it is
@@ -81,15 +87,31 @@ export function ClavesScreen({ session }: { session: Session }) {
                 onLock={() => {
                   setShown(null);
                   setLockedByYou(true);
+                  setFocusNext('unlock');
                 }}
-                onLockFailed={() => setLockedByYou(false)}
+                onLockFailed={() => {
+                  setLockedByYou(false);
+                  setFocusNext(null);
+                }}
+                takeFocus={focusNext === 'lock'}
+                onFocusTaken={focusTaken}
               />
             ) : null}
           </>
         }
       />
 
-      {vault.data?.locked ? <VaultUnlock protection={vault.data.protection} autoLockMinutes={vault.data.autoLockMinutes} byYou={lockedByYou} hiddenSecret={hiddenByLock} /> : null}
+      {vault.data?.locked ? (
+        <VaultUnlock
+          protection={vault.data.protection}
+          autoLockMinutes={vault.data.autoLockMinutes}
+          byYou={lockedByYou}
+          hiddenSecret={hiddenByLock}
+          takeFocus={focusNext === 'unlock'}
+          onFocusTaken={focusTaken}
+          onUnlocking={(unlocking) => setFocusNext(unlocking ? 'lock' : null)}
+        />
+      ) : null}
 
       {shown ? <SecretBox shown={shown} onDismiss={dismissSecret} /> : null}
 
@@ -154,12 +176,14 @@ export function ClavesScreen({ session }: { session: Session }) {
 }
 
 /** `onLock`: called as the admin clicks, so a key on screen leaves it before the lock's new state is read. */
-function LockVaultButton({ onLock, onLockFailed }: { onLock: () => void; onLockFailed: () => void }) {
+function LockVaultButton({ onLock, onLockFailed, takeFocus, onFocusTaken }: { onLock: () => void; onLockFailed: () => void; takeFocus: boolean; onFocusTaken: () => void }) {
   const { m } = useI18n();
   const lock = useVaultLock();
   const toast = useToast();
+  const button = useRef<HTMLButtonElement>(null);
+  useTakeFocus(button, takeFocus, onFocusTaken);
   return (
-    <button type="button" className="btn btn-secondary btn-sm" disabled={lock.isPending} onClick={() => {
+    <button ref={button} type="button" className="btn btn-secondary btn-sm" disabled={lock.isPending} onClick={() => {
         onLock();
         lock.mutate({}, { onSuccess: () => toast((t) => t.m.keys.vaultLockedToast), onError: onLockFailed });
       }} data-testid="vault-lock">
@@ -170,13 +194,34 @@ function LockVaultButton({ onLock, onLockFailed }: { onLock: () => void; onLockF
 }
 
 /** `byYou`: locked with this screen's button; otherwise by hand elsewhere or by the auto-lock (off at 0 minutes). */
-function VaultUnlock({ protection, autoLockMinutes, byYou, hiddenSecret }: { protection: 'passphrase' | 'keyfile' | 'os'; autoLockMinutes: number; byYou: boolean; hiddenSecret: boolean }) {
+function VaultUnlock({
+  protection,
+  autoLockMinutes,
+  byYou,
+  hiddenSecret,
+  takeFocus,
+  onFocusTaken,
+  onUnlocking,
+}: {
+  protection: 'passphrase' | 'keyfile' | 'os';
+  autoLockMinutes: number;
+  byYou: boolean;
+  hiddenSecret: boolean;
+  takeFocus: boolean;
+  onFocusTaken: () => void;
+  /** The lock button takes the focus once it is back (`false`: the unlock failed, the banner stays). */
+  onUnlocking: (unlocking: boolean) => void;
+}) {
   const { m, num } = useI18n();
   const id = useId();
   const unlock = useVaultUnlock();
   const toast = useToast();
   const [passphrase, setPassphrase] = useState('');
   const needs = protection === 'passphrase';
+  // Focus goes to the passphrase's field where there is one (what is typed next), else to the button.
+  const submitButton = useRef<HTMLButtonElement>(null);
+  const passphraseInput = useRef<HTMLInputElement>(null);
+  useTakeFocus(needs ? passphraseInput : submitButton, takeFocus, onFocusTaken);
   return (
     <div className="banner banner-warning vault-banner" role="status" data-testid="vault-locked">
       <IconShield size={20} className="banner-icon" />
@@ -196,7 +241,16 @@ function VaultUnlock({ protection, autoLockMinutes, byYou, hiddenSecret }: { pro
         className="vault-form"
         onSubmit={(e) => {
           e.preventDefault();
-          unlock.mutate({ passphrase: needs ? passphrase : undefined }, { onSuccess: () => toast((t) => t.m.keys.vaultUnlocked) });
+          // Asked for before the answer: the vault's new state can take this banner off the page
+          // before the call's own callbacks run, and then they do not run.
+          onUnlocking(true);
+          unlock.mutate(
+            { passphrase: needs ? passphrase : undefined },
+            {
+              onSuccess: () => toast((t) => t.m.keys.vaultUnlocked),
+              onError: () => onUnlocking(false),
+            },
+          );
         }}
       >
         {needs ? (
@@ -204,10 +258,10 @@ function VaultUnlock({ protection, autoLockMinutes, byYou, hiddenSecret }: { pro
             <label className="sr-only" htmlFor={id}>
               {m.keys.vaultPassphrase}
             </label>
-            <input id={id} type="password" className="input input-sm" placeholder={m.keys.vaultPassphrase} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="vault-passphrase" />
+            <input ref={passphraseInput} id={id} type="password" className="input input-sm" placeholder={m.keys.vaultPassphrase} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="vault-passphrase" />
           </>
         ) : null}
-        <button type="submit" className="btn btn-primary btn-sm" disabled={unlock.isPending || (needs && passphrase === '')} data-testid="vault-unlock">
+        <button ref={submitButton} type="submit" className="btn btn-primary btn-sm" disabled={unlock.isPending || (needs && passphrase === '')} data-testid="vault-unlock">
           {unlock.isPending ? <Spinner /> : null}
           <span>{unlock.isPending ? m.keys.vaultUnlocking : m.keys.vaultUnlock}</span>
         </button>

@@ -1,5 +1,5 @@
 // Historial: filtered, paginated lookup history with a detail drawer and CSV export.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { damagedFields, type KeyedHistoryEntry as HistoryEntry } from '../../../shared/api/history';
 import type { HistoryFilter } from '../../../shared/ipc/contract';
 import type { ProductSlug } from '../../../shared/api/common';
@@ -159,6 +159,9 @@ export function HistorialScreen() {
   const rows = history.data?.data ?? [];
   const pagination = history.data?.pagination;
 
+  // The button disables itself once nothing is filtered: focus would drop to <body>, and a keyboard
+  // user would start over from the sidebar. It goes to the first filter instead, to set a new one.
+  const firstFilter = useRef<HTMLInputElement>(null);
   const clear = () => {
     setFrom('');
     setTo('');
@@ -166,6 +169,7 @@ export function HistorialScreen() {
     setSource('');
     setEnvironment('live');
     setQ('');
+    firstFilter.current?.focus();
   };
 
   const exportCsv = () => {
@@ -222,6 +226,7 @@ export function HistorialScreen() {
                 {m.history.from}
               </label>
               <input
+                ref={firstFilter}
                 id={`${id}-from`}
                 type="date"
                 className="input"

@@ -23,6 +23,9 @@ export function LotesScreen({ session }: { session: Session }) {
   // The batch whose results are open: shown below the panels, the screen's full width.
   const [resultsOf, setResultsOf] = useState<string | null>(null);
   const current = selected ?? jobs.data?.jobs[0]?.id ?? null;
+  // "Revisar lote" empties the list and disables itself: focus goes to the reviewed batch's panel
+  // (its title) instead of dropping to <body>.
+  const [focusPanel, setFocusPanel] = useState<string | null>(null);
   return (
     <>
       <PageHeader title={m.pages.lotes.title} subtitle={m.pages.lotes.subtitle} />
@@ -30,6 +33,7 @@ export function LotesScreen({ session }: { session: Session }) {
         <NewJobCard
           onReady={(id, before) => {
             setSelected(id);
+            setFocusPanel(id);
             setRunBefore(before ? { jobId: id, finishedAt: before.finishedAt } : null);
           }}
         />
@@ -39,6 +43,8 @@ export function LotesScreen({ session }: { session: Session }) {
             ranBefore={runBefore?.jobId === current ? runBefore.finishedAt : undefined}
             resultsShown={resultsOf === current}
             onToggleResults={() => setResultsOf((open) => (open === current ? null : current))}
+            takeFocus={focusPanel === current}
+            onFocusTaken={() => setFocusPanel(null)}
           />
         ) : (
           <Card className="empty-card">

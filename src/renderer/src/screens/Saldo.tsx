@@ -9,6 +9,7 @@ import type { Session } from '../App';
 import { Badge, Card, ErrorBanner, Notice, PageHeader, Skeleton, Spinner } from '../components/ui';
 import { labelledSlots, niceTicks } from '../lib/chart-scale';
 import { localYmd } from '../lib/format';
+import { useRefocus } from '../lib/focus';
 import { IconPlus, IconReport, IconSearch } from '../components/Icons';
 
 const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
@@ -224,6 +225,11 @@ function PurchaseForm() {
   const purchase = usePurchaseCredits();
   const parsed = parseWholeAmount(amount);
   const valid = Number.isInteger(parsed) && parsed >= 1 && parsed <= MAX_PURCHASE;
+  // The button is disabled while the purchase is recorded (and after one, with the amount emptied):
+  // focus goes to the amount for the next purchase, or back to the button beside an error.
+  const amountInput = useRef<HTMLInputElement>(null);
+  const submitButton = useRef<HTMLButtonElement>(null);
+  const refocus = useRefocus();
 
   const submit = () => {
     if (!valid || purchase.isPending) return;
@@ -236,7 +242,9 @@ function PurchaseForm() {
             setAmount('');
             setReference('');
           }
+          refocus(amountInput);
         },
+        onError: () => refocus(submitButton, amountInput),
       },
     );
   };
@@ -275,6 +283,7 @@ function PurchaseForm() {
             {m.balance.amount}
           </label>
           <input
+            ref={amountInput}
             id={`${id}-amount`}
             className="input"
             inputMode="numeric"
@@ -300,7 +309,7 @@ function PurchaseForm() {
             data-testid="purchase-reference"
           />
         </div>
-        <button type="submit" className="btn btn-primary" disabled={!valid || purchase.isPending} data-testid="purchase-submit">
+        <button ref={submitButton} type="submit" className="btn btn-primary" disabled={!valid || purchase.isPending} data-testid="purchase-submit">
           {purchase.isPending ? <Spinner /> : <IconPlus size={16} />}
           <span>{purchase.isPending ? m.balance.submitting : m.balance.submit}</span>
         </button>

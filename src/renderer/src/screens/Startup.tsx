@@ -1,7 +1,7 @@
 // Before the app: first-run setup (organization, first admin, and a vault passphrase where the
 // computer has no keychain) or the unlock screen of a passphrase vault. Shown by App while the
 // startup gate is not ready; a success refetches everything and the app appears.
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import type { StartupStatusDto } from '../../../shared/ipc/contract';
 import { useStartupSetup, useStartupUnlock } from '../api/app-hooks';
 import { tpl, useI18n } from '../i18n';
@@ -50,13 +50,24 @@ function UnlockForm({ status }: { status: StartupStatusDto }) {
   const id = useId();
   const unlock = useStartupUnlock();
   const [passphrase, setPassphrase] = useState('');
+  // A wrong passphrase empties the field: focus goes back to it for the next try (from the button,
+  // disabled while the passphrase is checked, it had dropped to <body>).
+  const field = useRef<HTMLInputElement>(null);
   return (
     <GateCard title={m.startup.lockedTitle} body={tpl(m.startup.lockedBody, { org: status.organization ?? m.app.name })} testId="startup-unlock">
       <form
         className="form-stack gate-form"
         onSubmit={(e) => {
           e.preventDefault();
-          if (passphrase && !unlock.isPending) unlock.mutate({ passphrase }, { onError: () => setPassphrase('') });
+          if (passphrase && !unlock.isPending) unlock.mutate(
+              { passphrase },
+              {
+                onError: () => {
+                  setPassphrase('');
+                  field.current?.focus();
+                },
+              },
+            );
         }}
       >
         <div className="field">
@@ -64,6 +75,7 @@ function UnlockForm({ status }: { status: StartupStatusDto }) {
             {m.startup.passphrase}
           </label>
           <input
+            ref={field}
             id={`${id}-pass`}
             type="password"
             className="input input-lg"

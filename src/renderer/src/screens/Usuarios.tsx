@@ -1,5 +1,5 @@
 // Usuarios: the organization's members, adding one, and changing roles.
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { Role, UserView } from '../../../shared/ipc/contract';
 import { useAddUser, useKeys, useSetUserRole, useUsers } from '../api/hooks';
 import { tpl, useI18n } from '../i18n';
@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../components/Dialog';
 import { Badge, Card, EmptyState, ErrorBanner, PageHeader, SkeletonRows, Spinner } from '../components/ui';
 import { useToast } from '../components/Toast';
 import { IconAlert, IconPlus, IconUsers } from '../components/Icons';
+import { useRefocus } from '../lib/focus';
 
 const ROLES: Role[] = ['operator', 'admin'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -163,6 +164,11 @@ function AddUserForm({ onAdded }: { onAdded: () => void }) {
   const [touched, setTouched] = useState(false);
   const nameOk = name.trim().length > 0;
   const emailOk = EMAIL.test(email.trim());
+  // The button is disabled while the user is added: focus goes to the name for the next one, or back
+  // to the button beside an error (an email already in use).
+  const nameInput = useRef<HTMLInputElement>(null);
+  const submitButton = useRef<HTMLButtonElement>(null);
+  const refocus = useRefocus();
 
   const submit = () => {
     setTouched(true);
@@ -177,7 +183,9 @@ function AddUserForm({ onAdded }: { onAdded: () => void }) {
           setEmail('');
           setRole('operator');
           setTouched(false);
+          refocus(nameInput);
         },
+        onError: () => refocus(submitButton, nameInput),
       },
     );
   };
@@ -196,7 +204,7 @@ function AddUserForm({ onAdded }: { onAdded: () => void }) {
           <label className="field-label" htmlFor={`${id}-name`}>
             {m.users.name}
           </label>
-          <input id={`${id}-name`} className="input" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} data-testid="user-add-name" autoComplete="off" />
+          <input ref={nameInput} id={`${id}-name`} className="input" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} data-testid="user-add-name" autoComplete="off" />
           {touched && !nameOk ? <p className="field-error">{m.users.nameRequired}</p> : null}
         </div>
         <div className="field">
@@ -218,7 +226,7 @@ function AddUserForm({ onAdded }: { onAdded: () => void }) {
             ))}
           </select>
         </div>
-        <button type="submit" className="btn btn-primary" disabled={add.isPending} data-testid="user-add-submit">
+        <button ref={submitButton} type="submit" className="btn btn-primary" disabled={add.isPending} data-testid="user-add-submit">
           {add.isPending ? <Spinner /> : <IconPlus size={16} />}
           <span>{add.isPending ? m.users.submitting : m.users.submit}</span>
         </button>

@@ -1,6 +1,6 @@
 // The Lotes screen's panel for one bulk job: what the review found, live progress and ETA, and
 // starting, pausing, resuming, cancelling and exporting it.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useBalance } from '../../api/hooks';
 import { useBulkJob, useCancelBulkJob, useExportBulkJob, usePauseBulkJob, useStartBulkJob } from '../../api/bulk-hooks';
 import { tpl, useI18n } from '../../i18n';
@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../components/Dialog';
 import { IconAlert, IconCheck, IconDownload } from '../../components/Icons';
 import { downloadCsv } from '../../lib/download-csv';
 import { screenTimeZone } from '../../lib/time-zone';
+import { useRefocus, useTakeFocus } from '../../lib/focus';
 import { STATUS_TONE, percentOf, shownStatus, type Shown } from './job-status';
 
 const RESUMABLE: readonly Shown[] = ['paused', 'out_of_credits', 'interrupted'];
@@ -19,7 +20,22 @@ const RESUMABLE: readonly Shown[] = ['paused', 'out_of_credits', 'interrupted'];
  * `ranBefore`: set when this list was already run to the end (its finish time), so starting it charges again.
  * `resultsShown`/`onToggleResults`: the results' card (JobResults), which the screen shows below, full width.
  */
-export function JobPanel({ id, ranBefore, resultsShown, onToggleResults }: { id: string; ranBefore?: string | null; resultsShown: boolean; onToggleResults: () => void }) {
+export function JobPanel({
+  id,
+  ranBefore,
+  resultsShown,
+  onToggleResults,
+  takeFocus = false,
+  onFocusTaken,
+}: {
+  id: string;
+  ranBefore?: string | null;
+  resultsShown: boolean;
+  onToggleResults: () => void;
+  /** Set just after the batch was reviewed: its title takes the focus once it is on screen. */
+  takeFocus?: boolean;
+  onFocusTaken?: () => void;
+}) {
   const { m, num, dateTime, lang, plural } = useI18n();
   const toast = useToast();
   const query = useBulkJob(id);
@@ -30,6 +46,12 @@ export function JobPanel({ id, ranBefore, resultsShown, onToggleResults }: { id:
   const exporter = useExportBulkJob();
   const [showInvalid, setShowInvalid] = useState(false);
   const [confirmCancel, setConfirmCancel] = useState(false);
+  // Start, resume and pause disable themselves while they are sent, and the one pressed then leaves
+  // (start gives way to pause, pause to resume): focus goes to the panel's title, not to <body>.
+  const title = useRef<HTMLHeadingElement>(null);
+  useTakeFocus(title, takeFocus, () => onFocusTaken?.());
+  const refocus = useRefocus();
+  const backToTitle = { onSettled: () => refocus(title) };
 
   if (query.isError) return <ErrorBanner error={query.error} testId="bulk-job-error" onRetry={() => void query.refetch()} />;
   if (!query.data) {
@@ -71,7 +93,7 @@ export function JobPanel({ id, ranBefore, resultsShown, onToggleResults }: { id:
     <section className="card bulk-panel" data-testid="bulk-panel" data-job-id={job.id} data-status={shown}>
       <div className="bulk-panel-head">
         <div className="bulk-panel-title">
-          <h2 className="card-title bulk-panel-name" title={job.name} data-testid="bulk-panel-name">
+          <h2 ref={title} tabIndex={-1} className="card-title bulk-panel-name" title={job.name} data-testid="bulk-panel-name">
             {job.name}
           </h2>
           <p className="card-subtitle">
@@ -170,19 +192,19 @@ export function JobPanel({ id, ranBefore, resultsShown, onToggleResults }: { id:
 
       <div className="bulk-actions">
         {shown === 'pending' ? (
-          <button type="button" className="btn btn-primary" onClick={() => start.mutate({ id: job.id })} disabled={busy || p.total === 0 || noCredits} data-testid="bulk-start">
+          <button type="button" className="btn btn-primary" onClick={() => start.mutate({ id: job.id }, backToTitle)} disabled={busy || p.total === 0 || noCredits} data-testid="bulk-start">
             {start.isPending ? <Spinner /> : null}
             <span>{plural(p.remaining, m.bulk.start)}</span>
           </button>
         ) : null}
         {RESUMABLE.includes(shown) ? (
-          <button type="button" className="btn btn-primary" onClick={() => start.mutate({ id: job.id })} disabled={busy || noCredits} data-testid="bulk-resume">
+          <button type="button" className="btn btn-primary" onClick={() => start.mutate({ id: job.id }, backToTitle)} disabled={busy || noCredits} data-testid="bulk-resume">
             {start.isPending ? <Spinner /> : null}
             <span>{m.bulk.resume}</span>
           </button>
         ) : null}
         {job.active ? (
-          <button type="button" className="btn btn-secondary" onClick={() => pause.mutate({ id: job.id })} disabled={busy} data-testid="bulk-pause">
+          <button type="button" className="btn btn-secondary" onClick={() => pause.mutate({ id: job.id }, backToTitle)} disabled={busy} data-testid="bulk-pause">
             {pause.isPending ? <Spinner /> : null}
             <span>{m.bulk.pause}</span>
           </button>
