@@ -125,7 +125,11 @@ test('the consumption chart counts in steps of 1, 2 or 5 × 10ⁿ and labels its
     await route.fulfill({ response, json });
   });
   await openApp(page, state, 'admin', 'saldo');
-  const today = await page.evaluate(() => new Date().toLocaleDateString('es-AR', { day: '2-digit', month: '2-digit' }));
+  // dd/mm as the rest of the app writes dates (03/11/2026): es-AR's own short form is "3/11".
+  const today = await page.evaluate(() => {
+    const d = new Date();
+    return `${String(d.getDate()).padStart(2, '0')}/${String(d.getMonth() + 1).padStart(2, '0')}`;
+  });
   for (const width of [1024, 1280, 1920]) {
     await page.setViewportSize({ width, height: 800 });
     const chart = page.getByTestId('consumption-chart');
@@ -146,5 +150,7 @@ test('the consumption chart counts in steps of 1, 2 or 5 × 10ⁿ and labels its
     expect(Math.max(...gaps) - Math.min(...gaps), `${width} px: gaps ${gaps.join(', ')}`).toBeLessThan(0.5);
     expect(xs.length, `${width} px`).toBeGreaterThanOrEqual(5);
     await expect(chart.getByTestId('chart-x-label').last()).toHaveText(today);
+    // Thirty days always take in a 1st to 9th: "03/11", never "3/11" beside "28/10".
+    for (const label of await chart.getByTestId('chart-x-label').allTextContents()) expect(label, `${width} px`).toMatch(/^\d{2}\/\d{2}$/);
   }
 });

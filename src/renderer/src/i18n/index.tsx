@@ -119,7 +119,13 @@ export function I18nProvider({ children }: { children: ReactNode }) {
       },
       day: (ymd, options = { day: '2-digit', month: '2-digit' }) => {
         const d = parse(`${ymd.slice(0, 10)}T12:00:00Z`);
-        return d ? new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(d) : ymd;
+        if (!d) return ymd;
+        // es-AR's day and month alone come out as "3/11" even when asked for two digits (CLDR's d/M),
+        // beside "28/10" on the same axis and 03/11/2026 everywhere else: padded as asked.
+        return new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' })
+          .formatToParts(d)
+          .map((part) => ((part.type === 'day' && options.day === '2-digit') || (part.type === 'month' && options.month === '2-digit') ? part.value.padStart(2, '0') : part.value))
+          .join('');
       },
       credits: (n) => plural(n, m.common.credits),
       plural,
