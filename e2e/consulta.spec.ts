@@ -407,3 +407,37 @@ test('credits that run out mid-session are said once, in words, without a develo
   await expect(page.getByTestId('lookup-no-credits')).toBeVisible();
   await expect(page.getByText(/No te quedan créditos/)).toHaveCount(1);
 });
+
+test('the header names the tab: «Informe crediticio» on the report tab, in both languages, and so does the window title', async ({ page, state }) => {
+  await openApp(page, state);
+  const heading = page.locator('h1.page-title');
+  await expect(heading).toHaveText('Consulta de titularidad');
+  await expect(page).toHaveTitle('Consulta · Titular');
+  // The tabs are named by the sidebar's word, which covers both of them.
+  await expect(page.getByRole('tablist', { name: 'Consulta' })).toBeVisible();
+
+  await page.getByTestId('tab-report').click();
+  await expect(heading).toHaveText('Informe crediticio');
+  await expect(page.getByTestId('tab-report')).toContainText('Informe crediticio');
+  await expect(page.locator('.page-subtitle')).toHaveText('Cómo figura una persona o empresa en la Central de Deudores del BCRA, por su CUIT o CUIL.');
+  await expect(page).toHaveTitle('Informe crediticio · Consulta · Titular');
+  await page.screenshot({ path: 'test-results/consulta-informe-header.png' });
+
+  await page.getByTestId('lang-switch').click();
+  await expect(heading).toHaveText('Credit report');
+  await expect(page).toHaveTitle('Credit report · Lookup · Titular');
+  await page.getByTestId('tab-account').click();
+  await expect(heading).toHaveText('Account ownership lookup');
+  await expect(page).toHaveTitle('Lookup · Titular');
+  await page.getByTestId('tab-report').click();
+  await expect(page).toHaveTitle('Credit report · Lookup · Titular');
+  await page.getByTestId('lang-switch').click();
+  await expect(page).toHaveTitle('Informe crediticio · Consulta · Titular');
+
+  // Another screen drops the tab's name, and Consulta comes back on its first tab.
+  await goTo(page, 'saldo');
+  await expect(page).toHaveTitle('Saldo · Titular');
+  await goTo(page, 'consulta');
+  await expect(heading).toHaveText('Consulta de titularidad');
+  await expect(page).toHaveTitle('Consulta · Titular');
+});

@@ -7,6 +7,7 @@ import { LangSwitch } from './components/LangSwitch';
 import { ADMIN_ROUTES, DEFAULT_ROUTE, hrefOf, replaceRoute, useRoute, type Route } from './lib/router';
 import { IconBulk, IconClock, IconInfo, IconKey, IconSearch, IconSettings, IconUsers, IconWallet, LogoMark } from './components/Icons';
 import { ErrorBanner, Skeleton } from './components/ui';
+import { TitlePartContext, documentTitle } from './lib/page-title';
 import { ConsultaScreen } from './screens/Consulta';
 import { SaldoScreen } from './screens/Saldo';
 import { HistorialScreen } from './screens/Historial';
@@ -156,9 +157,11 @@ export function App() {
     }
   }, [blocked, route]);
 
+  // The screen's part in front of its name, when it has one on (see lib/page-title.ts).
+  const [titlePart, setTitlePart] = useState<string | null>(null);
   useEffect(() => {
-    document.title = `${m.nav[route]} · ${m.app.name}`;
-  }, [m, route]);
+    document.title = documentTitle([titlePart, m.nav[route], m.app.name]);
+  }, [m, route, titlePart]);
 
   // The startup gate first: setup on first run, the unlock screen for a passphrase vault.
   if (startup.data && !ready) return <StartupScreen status={startup.data} />;
@@ -226,7 +229,9 @@ export function App() {
               <div className="banner-body">{m.app.restricted}</div>
             </div>
           ) : null}
-          <Screen route={shown} session={data} />
+          <TitlePartContext.Provider value={setTitlePart}>
+            <Screen route={shown} session={data} />
+          </TitlePartContext.Provider>
         </main>
       </div>
     </div>

@@ -36,6 +36,7 @@ export const en: Messages = {
   },
   pages: {
     consulta: { title: 'Account ownership lookup', subtitle: 'Check who owns an account before you transfer.' },
+    consultaReport: { title: 'Credit report', subtitle: 'How a person or company stands in the BCRA debtor registry (Central de Deudores), by CUIT or CUIL.' },
     saldo: { title: 'Credit balance', subtitle: 'Credits available per product and daily consumption.' },
     historial: { title: 'Lookup history', subtitle: 'Every lookup of your organization, with its stored answer.' },
     lotes: { title: 'Bulk lookups', subtitle: 'Look up lists of CBUs, CVUs or aliases, or of CUITs for credit reports, at once: each identifier is charged once.' },

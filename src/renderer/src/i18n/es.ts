@@ -34,6 +34,8 @@ export const es = {
   },
   pages: {
     consulta: { title: 'Consulta de titularidad', subtitle: 'Verificá a quién pertenece una cuenta antes de transferir.' },
+    // Consulta's second tab: the header names the tab's own words, as the sidebar's "Consulta" stays lit.
+    consultaReport: { title: 'Informe crediticio', subtitle: 'Cómo figura una persona o empresa en la Central de Deudores del BCRA, por su CUIT o CUIL.' },
     saldo: { title: 'Saldo de créditos', subtitle: 'Créditos disponibles por producto y consumo diario.' },
     historial: { title: 'Historial de consultas', subtitle: 'Todas las consultas de tu organización, con su respuesta guardada.' },
     lotes: { title: 'Consultas masivas', subtitle: 'Consultá listas de CBU, CVU o alias, o de CUIT para informes, de una vez: cada identificador se cobra una sola vez.' },

@@ -11,6 +11,7 @@ import { AnswerError, ResultFoot, answerArrival, useRevealAnswer } from '../comp
 import { IconAlert, IconBank, IconCheck, IconReport, IconSearch, IconX } from '../components/Icons';
 import { CreditReportPanel } from './CreditReport';
 import { answerCostACredit, outOfCredits } from '../lib/errors';
+import { useTitlePart } from '../lib/page-title';
 
 type TypeMode = 'auto' | 'cbu' | 'alias';
 type Tab = 'account' | 'report';
@@ -18,10 +19,14 @@ type Tab = 'account' | 'report';
 export function ConsultaScreen() {
   const { m } = useI18n();
   const [tab, setTab] = useState<Tab>('account');
+  // The header says what this tab does, in the tab's own words; the window's title puts the report
+  // tab in front of the sidebar's "Consulta". The tabs are named by the sidebar's word, which covers both.
+  const page = tab === 'report' ? m.pages.consultaReport : m.pages.consulta;
+  useTitlePart(tab === 'report' ? m.lookup.tabReport : null);
   return (
     <>
-      <PageHeader title={m.pages.consulta.title} subtitle={m.pages.consulta.subtitle} />
-      <div className="tabs" role="tablist" aria-label={m.pages.consulta.title}>
+      <PageHeader title={page.title} subtitle={page.subtitle} />
+      <div className="tabs" role="tablist" aria-label={m.nav.consulta}>
         <button type="button" role="tab" aria-selected={tab === 'account'} className={`tab ${tab === 'account' ? 'active' : ''}`} onClick={() => setTab('account')} data-testid="tab-account">
           <IconSearch size={16} />
           <span>{m.lookup.tabAccount}</span>
