@@ -248,7 +248,7 @@ export const es = {
     emptyTitle: 'Todavía no hay lotes',
     emptyBody: 'Pegá una lista o elegí un archivo CSV para consultar muchos identificadores de una vez.',
     newTitle: 'Nuevo lote',
-    newSubtitle: 'Uno por línea, o un CSV con una columna "identifier" (y opcional "type").',
+    newSubtitle: 'Uno por línea, o un CSV con una columna «identifier» (y opcional «type»).',
     product: 'Producto',
     source: 'Origen',
     sourcePaste: 'Pegar lista',
