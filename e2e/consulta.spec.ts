@@ -441,3 +441,64 @@ test('the header names the tab: «Informe crediticio» on the report tab, in bot
   await expect(heading).toHaveText('Consulta de titularidad');
   await expect(page).toHaveTitle('Consulta · Titular');
 });
+
+test('"Tipo de identificador" is one radio group: one Tab stop, Arrow keys move and select (wrapping), Space selects, a click still does', async ({ page, state }) => {
+  await openApp(page, state);
+  const group = page.getByRole('radiogroup', { name: 'Tipo de identificador' });
+  await expect(group).toHaveAttribute('data-testid', 'lookup-type');
+  const radio = (name: string) => group.getByRole('radio', { name, exact: true });
+  const [auto, cbu, alias] = [radio('Automático'), radio('CBU / CVU'), radio('Alias')];
+  await expect(group.getByRole('radio')).toHaveCount(3);
+  await expect(auto).toHaveAttribute('aria-checked', 'true');
+  const feedback = page.getByTestId('lookup-feedback');
+  await page.getByTestId('lookup-input').fill(ACCOUNTS.nacion.alias);
+  await expect(feedback).toHaveAttribute('data-type', 'alias');
+
+  // One Tab stop, on the checked option; the next Tab leaves the group.
+  await page.getByTestId('lookup-input').focus();
+  await page.keyboard.press('Tab');
+  await expect(auto).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(group.locator(':focus')).toHaveCount(0);
+  await page.keyboard.press('Shift+Tab');
+  await expect(auto).toBeFocused();
+
+  // Right/Down move to the next option and select it; past the last, back to the first.
+  await page.keyboard.press('ArrowRight');
+  await expect(cbu).toBeFocused();
+  await expect(cbu).toHaveAttribute('aria-checked', 'true');
+  await expect(auto).toHaveAttribute('aria-checked', 'false');
+  await expect(feedback).toHaveAttribute('data-type', 'cbu');
+  await page.keyboard.press('ArrowDown');
+  await expect(alias).toBeFocused();
+  await expect(alias).toHaveAttribute('aria-checked', 'true');
+  await page.keyboard.press('ArrowRight');
+  await expect(auto).toBeFocused();
+  await expect(auto).toHaveAttribute('aria-checked', 'true');
+  // Left/Up the other way, wrapping too.
+  await page.keyboard.press('ArrowLeft');
+  await expect(alias).toBeFocused();
+  await expect(alias).toHaveAttribute('aria-checked', 'true');
+  await page.keyboard.press('ArrowUp');
+  await expect(cbu).toBeFocused();
+  await expect(cbu).toHaveAttribute('aria-checked', 'true');
+  await expect(page.locator('[data-testid^="lookup-type-"][aria-checked="true"]')).toHaveCount(1);
+
+  // Coming back with Tab lands on the option now checked, not the first.
+  await page.getByTestId('lookup-input').focus();
+  await page.keyboard.press('Tab');
+  await expect(cbu).toBeFocused();
+  for (const [el, tabindex] of [[auto, '-1'], [cbu, '0'], [alias, '-1']] as const) await expect(el).toHaveAttribute('tabindex', tabindex);
+
+  // Space selects the focused option.
+  await alias.focus();
+  await page.keyboard.press('Space');
+  await expect(alias).toHaveAttribute('aria-checked', 'true');
+  await expect(feedback).toHaveAttribute('data-type', 'alias');
+
+  // The mouse as before, and the group keeps its look.
+  await page.getByTestId('lookup-type-auto').click();
+  await expect(auto).toHaveAttribute('aria-checked', 'true');
+  await expect(auto).toHaveClass('on');
+  await expect(alias).not.toHaveClass('on');
+});

@@ -446,3 +446,21 @@ test('Nuevo lote quotes the CSV column names with « » in Spanish, as straight 
   await page.getByTestId('lang-switch').click();
   await expect(page.getByTestId('lang-switch')).toHaveAttribute('data-lang', 'es');
 });
+
+test('Nuevo lote: product and source are single choices, one radio group each, the Arrow keys moving the choice', async ({ page, state }) => {
+  await openApp(page, state, 'admin', 'lotes');
+  const product = page.getByRole('radiogroup', { name: 'Producto' });
+  await expect(product.getByRole('radio')).toHaveCount(2);
+  await expect(page.getByTestId('bulk-product-cbu')).toHaveAttribute('aria-checked', 'true');
+  await page.getByTestId('bulk-product-cbu').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('bulk-product-informes')).toBeFocused();
+  await expect(page.getByTestId('bulk-product-informes')).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByText('CUIT o CUIL', { exact: true })).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('bulk-product-cbu')).toHaveAttribute('aria-checked', 'true');
+  // One Tab stop per group: from the product's checked option, Tab goes to the source's.
+  await page.keyboard.press('Tab');
+  const source = page.getByRole('radiogroup', { name: 'Origen' });
+  await expect(source.locator('[aria-checked="true"]')).toBeFocused();
+});

@@ -6,6 +6,7 @@ import { tpl, useI18n } from '../i18n';
 import { isPlainObject } from '../lib/format';
 import { Card, EmptyState, ErrorBanner, SkeletonRows } from './ui';
 import { IconShield } from './Icons';
+import { Segmented } from './Segmented';
 
 type Filter = 'all' | 'api_key' | 'user' | 'credits';
 
@@ -98,13 +99,13 @@ export function AuditTable({ keys = [], users = [], initialFilter = 'all' }: { k
       subtitle={m.audit.subtitle}
       className="table-card"
       actions={
-        <div className="segmented small" role="radiogroup" aria-label={m.audit.filter}>
-          {(['all', 'api_key', 'user', 'credits'] as const).map((f) => (
-            <button key={f} type="button" role="radio" aria-checked={filter === f} className={filter === f ? 'on' : ''} onClick={() => setFilter(f)} data-testid={`audit-filter-${f}`}>
-              {m.audit.filters[f]}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          small
+          label={m.audit.filter}
+          options={(['all', 'api_key', 'user', 'credits'] as const).map((f) => ({ value: f, label: m.audit.filters[f], testId: `audit-filter-${f}` }))}
+          value={filter}
+          onChange={setFilter}
+        />
       }
     >
       {audit.isError ? <ErrorBanner error={audit.error} onRetry={() => void audit.refetch()} /> : null}

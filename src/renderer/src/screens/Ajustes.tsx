@@ -13,6 +13,7 @@ import { serverMessage } from '../lib/errors';
 import { isIpcCallError } from '../api/client';
 import type { Messages } from '../i18n/es';
 import { CopyButton } from '../components/CopyButton';
+import { Segmented } from '../components/Segmented';
 
 type Mode = AppSettings['resolvers']['cbu'];
 const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
@@ -209,21 +210,12 @@ function SettingsForm({ current }: { current: AppSettings }) {
             {PRODUCTS.map((product) => (
               <div className="settings-resolver" key={product}>
                 <span className="field-label-inline">{m.products[product]}</span>
-                <div className="segmented" role="radiogroup" aria-label={m.products[product]}>
-                  {MODES.map((mode) => (
-                    <button
-                      key={mode}
-                      type="button"
-                      role="radio"
-                      aria-checked={draft.resolvers[product] === mode}
-                      className={draft.resolvers[product] === mode ? 'on' : ''}
-                      onClick={() => set({ resolvers: { ...draft.resolvers, [product]: mode } })}
-                      data-testid={`settings-resolver-${product}-${mode}`}
-                    >
-                      {m.settings.resolver[mode]}
-                    </button>
-                  ))}
-                </div>
+                <Segmented
+                  label={m.products[product]}
+                  options={MODES.map((mode) => ({ value: mode, label: m.settings.resolver[mode], testId: `settings-resolver-${product}-${mode}` }))}
+                  value={draft.resolvers[product]}
+                  onChange={(mode) => set({ resolvers: { ...draft.resolvers, [product]: mode } })}
+                />
               </div>
             ))}
             {/* Saving "API remota" without its key is allowed (the key may come next), but every lookup

@@ -7,6 +7,7 @@ import { tpl, useI18n } from '../i18n';
 import { formatAccountNumber, formatTaxId, looksLikeCbu, looksLikeMistypedCbu } from '../lib/format';
 import { Badge, Card, EmptyState, PageHeader, Spinner } from '../components/ui';
 import { CopyButton } from '../components/CopyButton';
+import { Segmented, type SegmentedOption } from '../components/Segmented';
 import { AnswerError, ResultFoot, answerArrival, useRevealAnswer } from '../components/ResultFoot';
 import { IconAlert, IconBank, IconCheck, IconReport, IconSearch, IconX } from '../components/Icons';
 import { CreditReportPanel } from './CreditReport';
@@ -108,11 +109,11 @@ function AccountLookup() {
   const answerBox = useRevealAnswer(answerArrival(lookup));
   const holders = lookup.data && current ? lookup.data.data.holders.map((h) => h.full_name) : [];
 
-  const modes: { value: TypeMode; label: string }[] = [
-    { value: 'auto', label: m.lookup.typeAuto },
-    { value: 'cbu', label: m.lookup.typeCbu },
-    { value: 'alias', label: m.lookup.typeAlias },
-  ];
+  const modes: SegmentedOption<TypeMode>[] = (['auto', 'cbu', 'alias'] as const).map((value) => ({
+    value,
+    label: value === 'auto' ? m.lookup.typeAuto : value === 'cbu' ? m.lookup.typeCbu : m.lookup.typeAlias,
+    testId: `lookup-type-${value}`,
+  }));
 
   return (
     <div className="lookup-grid">
@@ -149,21 +150,7 @@ function AccountLookup() {
             <span className="field-label-inline" id={`${inputId}-type`} data-testid="lookup-type-label">
               {m.lookup.typeLabel}
             </span>
-            <div className="segmented" role="radiogroup" aria-labelledby={`${inputId}-type`} data-testid="lookup-type">
-              {modes.map((opt) => (
-                <button
-                  key={opt.value}
-                  type="button"
-                  role="radio"
-                  aria-checked={mode === opt.value}
-                  className={mode === opt.value ? 'on' : ''}
-                  onClick={() => setMode(opt.value)}
-                  data-testid={`lookup-type-${opt.value}`}
-                >
-                  {opt.label}
-                </button>
-              ))}
-            </div>
+            <Segmented options={modes} value={mode} onChange={setMode} labelledBy={`${inputId}-type`} testId="lookup-type" />
           </div>
 
           <div className="feedback" id={`${inputId}-feedback`} data-testid="lookup-feedback" data-type={check.type} data-valid={String(check.valid)} aria-live="polite">

@@ -20,6 +20,7 @@ import { CreditReportCard } from './CreditReport';
 import { downloadCsv } from '../lib/download-csv';
 import { screenTimeZone } from '../lib/time-zone';
 import { keyLabel } from '../lib/key-label';
+import { Segmented } from '../components/Segmented';
 
 const PER_PAGE = 10;
 const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
@@ -200,13 +201,12 @@ export function HistorialScreen() {
         subtitle={m.pages.historial.subtitle}
         actions={
           <>
-            <div className="segmented" role="radiogroup" aria-label={m.history.product}>
-              {PRODUCTS.map((p) => (
-                <button key={p} type="button" role="radio" aria-checked={product === p} className={product === p ? 'on' : ''} onClick={() => setProduct(p)} data-testid={`history-product-${p}`}>
-                  {m.products[p]}
-                </button>
-              ))}
-            </div>
+            <Segmented
+              label={m.history.product}
+              options={PRODUCTS.map((p) => ({ value: p, label: m.products[p], testId: `history-product-${p}` }))}
+              value={product}
+              onChange={setProduct}
+            />
             <button type="button" className="btn btn-secondary" onClick={exportCsv} disabled={exporter.isPending || rangeInvalid} data-testid="history-export">
               {exporter.isPending ? <Spinner /> : <IconDownload size={16} />}
               <span>{exporter.isPending ? m.history.exporting : m.history.export}</span>

@@ -11,6 +11,7 @@ import { labelledSlots, niceTicks } from '../lib/chart-scale';
 import { localYmd } from '../lib/format';
 import { useRefocus } from '../lib/focus';
 import { IconPlus, IconReport, IconSearch } from '../components/Icons';
+import { Segmented } from '../components/Segmented';
 
 const PRODUCTS: ProductSlug[] = ['cbu', 'informes'];
 const DAYS = 30;
@@ -155,13 +156,13 @@ function ConsumptionChart() {
       className="chart-card"
       testId="consumption-chart"
       actions={
-        <div className="segmented small" role="radiogroup" aria-label={m.balance.chartProduct}>
-          {PRODUCTS.map((slug) => (
-            <button key={slug} type="button" role="radio" aria-checked={product === slug} className={product === slug ? 'on' : ''} onClick={() => setProduct(slug)} data-testid={`chart-product-${slug}`}>
-              {m.products[slug]}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          small
+          label={m.balance.chartProduct}
+          options={PRODUCTS.map((slug) => ({ value: slug, label: m.products[slug], testId: `chart-product-${slug}` }))}
+          value={product}
+          onChange={setProduct}
+        />
       }
     >
       {consumption.isError ? <ErrorBanner error={consumption.error} onRetry={() => void consumption.refetch()} /> : null}

@@ -10,6 +10,7 @@ import { tpl, useI18n } from '../../i18n';
 import { Card, ErrorBanner, Spinner } from '../../components/ui';
 import { useToast } from '../../components/Toast';
 import { IconBulk } from '../../components/Icons';
+import { Segmented } from '../../components/Segmented';
 
 type Source = 'paste' | 'file';
 
@@ -75,20 +76,19 @@ export function NewJobCard({ onReady }: { onReady: (id: string, completedBefore:
         }}
       >
         <div className="bulk-choices">
-          <div className="segmented" role="group" aria-label={m.bulk.product}>
-            {(['cbu', 'informes'] as const).map((p) => (
-              <button key={p} type="button" className={product === p ? 'on' : ''} aria-pressed={product === p} onClick={() => setProduct(p)} data-testid={`bulk-product-${p}`}>
-                {m.products[p]}
-              </button>
-            ))}
-          </div>
-          <div className="segmented small" role="group" aria-label={m.bulk.source}>
-            {(['paste', 'file'] as const).map((s) => (
-              <button key={s} type="button" className={source === s ? 'on' : ''} aria-pressed={source === s} onClick={() => setSource(s)} data-testid={`bulk-source-${s}`}>
-                {s === 'paste' ? m.bulk.sourcePaste : m.bulk.sourceFile}
-              </button>
-            ))}
-          </div>
+          <Segmented
+            label={m.bulk.product}
+            options={(['cbu', 'informes'] as const).map((p) => ({ value: p, label: m.products[p], testId: `bulk-product-${p}` }))}
+            value={product}
+            onChange={setProduct}
+          />
+          <Segmented
+            small
+            label={m.bulk.source}
+            options={(['paste', 'file'] as const).map((s) => ({ value: s, label: s === 'paste' ? m.bulk.sourcePaste : m.bulk.sourceFile, testId: `bulk-source-${s}` }))}
+            value={source}
+            onChange={setSource}
+          />
         </div>
 
         {source === 'paste' ? (
