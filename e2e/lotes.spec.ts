@@ -436,9 +436,9 @@ test('from the keyboard, reviewing and starting a batch leave the focus on its p
   await expect(panel.getByTestId('bulk-panel-name')).toBeFocused();
 });
 
-test('Nuevo lote quotes the CSV column names with « » in Spanish, as straight quotes stay in English', async ({ page, state }) => {
+test('Nuevo lote quotes the CSV column names with “ ” in Spanish, as the other Spanish screens do; English keeps straight quotes', async ({ page, state }) => {
   await openApp(page, state, 'admin', 'lotes');
-  await expect(page.getByText('Uno por línea, o un CSV con una columna «identifier» (y opcional «type»).')).toBeVisible();
+  await expect(page.getByText('Uno por línea, o un CSV con una columna “identifier” (y opcional “type”).')).toBeVisible();
   // No word between straight double quotes anywhere on the Spanish screen.
   expect(await page.locator('main').innerText()).not.toMatch(/"[\p{L}\p{N} ._-]+"/u);
   await page.getByTestId('lang-switch').click();

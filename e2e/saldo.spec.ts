@@ -39,7 +39,7 @@ test('a purchase increases the CBU balance by its amount', async ({ page, state 
   await page.getByTestId('purchase-reference').fill(reference);
   await page.getByTestId('purchase-submit').press('Enter');
   const error = page.getByTestId('purchase-error');
-  await expect(error).toContainText(`La referencia "${reference}" ya se usó en una compra de 250 créditos.`);
+  await expect(error).toContainText(`La referencia “${reference}” ya se usó en una compra de 250 créditos.`);
   // Back on the button, beside the error.
   await expect(page.getByTestId('purchase-submit')).toBeFocused();
   await expect(error).toHaveAttribute('data-error-code', 'INVALID_PARAMETER');

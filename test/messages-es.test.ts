@@ -68,7 +68,7 @@ describe('the core\'s messages, in Spanish', () => {
       [messageOf(() => titular.users.add(orgId, { name: 'Nueva', email: `${pasted.replace(' ', '')}@acme.test`, role: 'operator' }, adminId)), 'El email no puede contener una clave de API.'],
     );
     titular.ledger.addPurchase({ orgId, product: 'cbu', amount: 10, reference: 'FAC-2', userId: adminId });
-    cases.push([messageOf(() => titular.ledger.addPurchase({ orgId, product: 'cbu', amount: 20, reference: 'FAC-2', userId: adminId })), 'La referencia "FAC-2" ya se usó en una compra de 10 créditos.']);
+    cases.push([messageOf(() => titular.ledger.addPurchase({ orgId, product: 'cbu', amount: 20, reference: 'FAC-2', userId: adminId })), 'La referencia “FAC-2” ya se usó en una compra de 10 créditos.']);
     for (const [english, spanish] of cases) expect(serverMessageInSpanish(english), english).toBe(spanish);
   });
 

@@ -142,7 +142,7 @@ ${CBU_B},b
         message = (error as Error).message;
       }
       expect(message).toBe(`The CSV has no "identifier" column: its first line is "${first}"; name the column of CBUs, CVUs or aliases "identifier" (or "identificador", "cbu", "alias", "cuit")`);
-      expect(serverMessageInSpanish(message)).toBe(`El CSV no tiene una columna "identifier": su primera línea es "${first}". Llamá "identifier" (o "identificador", "cbu", "alias", "cuit") a la columna de CBU, CVU o alias.`);
+      expect(serverMessageInSpanish(message)).toBe(`El CSV no tiene una columna “identifier”: su primera línea es "${first}". Llamá “identifier” (o “identificador”, “cbu”, “alias”, “cuit”) a la columna de CBU, CVU o alias.`);
     }
     // A key pasted into that line is not repeated by the error.
     expect(() => parseBulkInput(`sk_live_${'K'.repeat(32)},x\n${CBU_A}\n`, 'cbu')).toThrow('its first line is "sk_live_***,x"');
