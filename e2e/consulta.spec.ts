@@ -502,3 +502,36 @@ test('"Tipo de identificador" is one radio group: one Tab stop, Arrow keys move 
   await expect(auto).toHaveClass('on');
   await expect(alias).not.toHaveClass('on');
 });
+
+test('the two tabs are one Tab stop: the arrow keys, Home and End open the other tab, and Tab goes on into its panel', async ({ page, state }) => {
+  await openApp(page, state);
+  const account = page.getByRole('tab', { name: 'Cuenta (CBU, CVU o alias)' });
+  const report = page.getByRole('tab', { name: 'Informe crediticio' });
+  await expect(account).toHaveAttribute('tabindex', '0');
+  await expect(report).toHaveAttribute('tabindex', '-1');
+  // The panel is named by its tab.
+  await expect(page.getByRole('tabpanel', { name: 'Cuenta (CBU, CVU o alias)' })).toBeVisible();
+
+  await account.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(report).toBeFocused();
+  await expect(report).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tabpanel', { name: 'Informe crediticio' })).toBeVisible();
+  await expect(page.locator('h1.page-title')).toHaveText('Informe crediticio');
+  // Wrapping, and Home / End.
+  await page.keyboard.press('ArrowRight');
+  await expect(account).toBeFocused();
+  await expect(account).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('End');
+  await expect(report).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(account).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(report).toBeFocused();
+
+  // Tab leaves the tab list for the open panel, not for the other tab.
+  await page.keyboard.press('Tab');
+  await expect(account).not.toBeFocused();
+  const inPanel = await page.evaluate(() => !!document.activeElement?.closest('[role="tabpanel"]'));
+  expect(inPanel).toBe(true);
+});

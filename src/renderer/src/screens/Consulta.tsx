@@ -1,5 +1,5 @@
 // Consulta: resolve a CBU/CVU/alias to its holders (priority), plus the credit report by CUIT/CUIL.
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { analyzeAlias, analyzeCbu, describeCbuProgress, normalizeIdentifierInput } from '../../../shared/identifiers';
 import type { LookupData } from '../../../shared/api/lookup';
 import { useBalance, useLookupAccount } from '../api/hooks';
@@ -16,28 +16,58 @@ import { useTitlePart } from '../lib/page-title';
 
 type TypeMode = 'auto' | 'cbu' | 'alias';
 type Tab = 'account' | 'report';
+const TABS: readonly Tab[] = ['account', 'report'];
 
 export function ConsultaScreen() {
   const { m } = useI18n();
   const [tab, setTab] = useState<Tab>('account');
+  // A panel's field takes the focus when the screen or a clicked tab opens it, so the user types at
+  // once; not when the arrow keys opened it, which leave the focus on the tab to go on moving.
+  const [byArrowKeys, setByArrowKeys] = useState(false);
   // The header says what this tab does, in the tab's own words; the window's title puts the report
   // tab in front of the sidebar's "Consulta". The tabs are named by the sidebar's word, which covers both.
   const page = tab === 'report' ? m.pages.consultaReport : m.pages.consulta;
   useTitlePart(tab === 'report' ? m.lookup.tabReport : null);
+  const id = useId();
+  // WAI-ARIA's tabs: one Tab stop (the open tab); the arrow keys, Home and End move to another tab
+  // and open it, so Tab goes on from the tab into its panel.
+  const onTabKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const at = TABS.indexOf(tab);
+    const to = e.key === 'ArrowRight' ? (at + 1) % TABS.length : e.key === 'ArrowLeft' ? (at - 1 + TABS.length) % TABS.length : e.key === 'Home' ? 0 : e.key === 'End' ? TABS.length - 1 : -1;
+    if (to < 0 || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    setByArrowKeys(true);
+    setTab(TABS[to]!);
+    document.getElementById(`${id}-tab-${TABS[to]}`)?.focus();
+  };
   return (
     <>
       <PageHeader title={page.title} subtitle={page.subtitle} />
-      <div className="tabs" role="tablist" aria-label={m.nav.consulta}>
-        <button type="button" role="tab" aria-selected={tab === 'account'} className={`tab ${tab === 'account' ? 'active' : ''}`} onClick={() => setTab('account')} data-testid="tab-account">
-          <IconSearch size={16} />
-          <span>{m.lookup.tabAccount}</span>
-        </button>
-        <button type="button" role="tab" aria-selected={tab === 'report'} className={`tab ${tab === 'report' ? 'active' : ''}`} onClick={() => setTab('report')} data-testid="tab-report">
-          <IconReport size={16} />
-          <span>{m.lookup.tabReport}</span>
-        </button>
+      <div className="tabs" role="tablist" aria-label={m.nav.consulta} onKeyDown={onTabKey}>
+        {TABS.map((t) => (
+          <button
+            key={t}
+            type="button"
+            role="tab"
+            id={`${id}-tab-${t}`}
+            aria-selected={tab === t}
+            aria-controls={`${id}-panel`}
+            tabIndex={tab === t ? 0 : -1}
+            className={`tab ${tab === t ? 'active' : ''}`}
+            onClick={() => {
+              setByArrowKeys(false);
+              setTab(t);
+            }}
+            data-testid={`tab-${t}`}
+          >
+            {t === 'account' ? <IconSearch size={16} /> : <IconReport size={16} />}
+            <span>{t === 'account' ? m.lookup.tabAccount : m.lookup.tabReport}</span>
+          </button>
+        ))}
       </div>
-      {tab === 'account' ? <AccountLookup /> : <CreditReportPanel />}
+      <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${tab}`}>
+        {tab === 'account' ? <AccountLookup focusInput={!byArrowKeys} /> : <CreditReportPanel focusInput={!byArrowKeys} />}
+      </div>
     </>
   );
 }
@@ -81,7 +111,8 @@ function identifierOf(raw: string, type: 'cbu' | 'alias'): string {
   return type === 'cbu' ? normalizeIdentifierInput(raw) : raw.trim();
 }
 
-function AccountLookup() {
+/** `focusInput`: as CreditReportPanel's. */
+function AccountLookup({ focusInput }: { focusInput: boolean }) {
   const { m, lang, num, plural } = useI18n();
   const inputId = useId();
   const [raw, setRaw] = useState('');
@@ -137,7 +168,7 @@ function AccountLookup() {
               placeholder={m.lookup.placeholder}
               autoComplete="off"
               spellCheck={false}
-              autoFocus
+              autoFocus={focusInput}
               maxLength={200}
               data-testid="lookup-input"
               aria-describedby={`${inputId}-feedback`}

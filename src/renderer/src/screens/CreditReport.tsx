@@ -32,7 +32,8 @@ export function ClassificationBadge({ value, testId }: { value: number | null; t
   );
 }
 
-export function CreditReportPanel() {
+/** `focusInput`: the CUIT field takes the focus when the panel opens (not when the arrow keys opened it from its tab). */
+export function CreditReportPanel({ focusInput = true }: { focusInput?: boolean } = {}) {
   const { m, num } = useI18n();
   const inputId = useId();
   const [raw, setRaw] = useState('');
@@ -71,7 +72,7 @@ export function CreditReportPanel() {
               placeholder={m.report.placeholder}
               autoComplete="off"
               spellCheck={false}
-              autoFocus
+              autoFocus={focusInput}
               maxLength={64}
               data-testid="report-input"
             />
