@@ -150,6 +150,8 @@ test('a restart locks it: a wrong passphrase is refused, the right one opens the
   await page.getByTestId('startup-unlock-submit').click();
   await expect(page.getByTestId('startup-error')).toHaveAttribute('data-error-code', 'UNAUTHORIZED', { timeout: SCRYPT_WAIT_MS });
   await expect(page.getByTestId('startup-error')).toContainText('La frase de acceso no es correcta.');
+  // What was typed is refused, and the title says it all: no UNAUTHORIZED · 401 chip beside it.
+  await expect(page.getByTestId('startup-error').locator('.code-chip')).toHaveCount(0);
   // The field is emptied and has the focus for the next try (it had dropped to <body> from the button).
   await expect(page.getByTestId('startup-passphrase')).toHaveValue('');
   await expect(page.getByTestId('startup-passphrase')).toBeFocused();

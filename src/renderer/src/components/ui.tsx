@@ -58,8 +58,9 @@ export function ErrorBanner({
         <div className="banner-title">
           {d.title}
           {/* The code is for support and for whoever reads the API's answers. A refusal of what the
-              user typed says all there is in its title and detail: no INVALID_PARAMETER · 400 beside it. */}
-          {d.code === 'INVALID_PARAMETER' ? null : (
+              user typed says all there is in its title and detail: no INVALID_PARAMETER · 400 beside
+              it, nor UNAUTHORIZED · 401 beside a wrong passphrase. */}
+          {d.aboutInput ? null : (
             <>
               {' '}
               <span className="code-chip" title={m.common.code}>

@@ -11,7 +11,15 @@ export interface DescribedError {
   /** The detail is the server's English: no Spanish for it is known (see src/shared/messages-es.ts). */
   detailInEnglish: boolean;
   status: number | null;
+  /**
+   * A refusal of what the user typed (a field's value, a passphrase), which its title says in full:
+   * no code chip goes beside it, as the code is for support.
+   */
+  aboutInput?: boolean;
 }
+
+/** The vault's refusals of a passphrase that was typed: wrong, too short to be the vault's, or missing. */
+const PASSPHRASE_REFUSED = /wrong passphrase|could not be unlocked|passphrase must have at least|enter the vault passphrase/i;
 
 /** Codes whose title says all there is: on the Spanish screens no English detail goes under them. */
 const TITLE_SAYS_IT = new Set(['PA011', 'GE500', 'INSUFFICIENT_CREDITS', 'RATE_LIMITED', 'FORBIDDEN', 'NOT_FOUND', 'KEY_LIMIT_REACHED', 'IDEMPOTENCY_CONFLICT', 'UNAUTHORIZED']);
@@ -101,11 +109,12 @@ export function describeCode(code: string, message: string, status: number | nul
   // An answer we can say in the user's language needs no English detail under it.
   const known = knownTitle(code, message, m);
   const title = known ?? titleForCode(code, m, context);
+  const aboutInput = code === 'INVALID_PARAMETER' || (code === 'UNAUTHORIZED' && PASSPHRASE_REFUSED.test(message));
   if (known || !message || TITLE_REPEATS_IT.has(code) || (m.locale.startsWith('es') && TITLE_SAYS_IT.has(code))) {
-    return { code, title, detail: null, detailInEnglish: false, status };
+    return { code, title, detail: null, detailInEnglish: false, status, aboutInput };
   }
   const said = serverMessage(message, m);
-  return { code, title, detail: said.text, detailInEnglish: said.inEnglish, status };
+  return { code, title, detail: said.text, detailInEnglish: said.inEnglish, status, aboutInput };
 }
 
 export function describeError(error: unknown, m: Messages, context: 'account' | 'report' | 'other' = 'other'): DescribedError {
