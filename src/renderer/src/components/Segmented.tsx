@@ -3,6 +3,7 @@
 // previous or next option and select it (wrapping at the ends), Space selects the focused one. The
 // mouse works as before: a click selects.
 import { useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { movedIndex } from '../lib/roving-focus';
 
 export type SegmentedOption<T extends string> = { value: T; label: ReactNode; testId?: string };
 
@@ -17,21 +18,17 @@ type Props<T extends string> = {
   testId?: string;
 };
 
-const NEXT: Record<string, 1 | -1> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
-
 export function Segmented<T extends string>({ options, value, onChange, labelledBy, label, small, testId }: Props<T>) {
   const group = useRef<HTMLDivElement>(null);
   const checked = options.findIndex((o) => o.value === value);
   const tabStop = checked >= 0 ? checked : 0;
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const step = NEXT[e.key];
-    if (!step || e.altKey || e.ctrlKey || e.metaKey) return;
     const radios = Array.from(group.current?.querySelectorAll<HTMLButtonElement>('[role="radio"]') ?? []);
     const from = radios.indexOf(document.activeElement as HTMLButtonElement);
-    if (from < 0) return;
+    const to = from < 0 ? -1 : movedIndex(e, from, options.length, { upDown: true });
+    if (to < 0) return;
     e.preventDefault(); // not a page scroll
-    const to = (from + step + options.length) % options.length;
     radios[to]?.focus();
     onChange(options[to]!.value);
   };

@@ -13,6 +13,7 @@ import { IconAlert, IconBank, IconCheck, IconReport, IconSearch, IconX } from '.
 import { CreditReportPanel } from './CreditReport';
 import { answerCostACredit, outOfCredits } from '../lib/errors';
 import { useTitlePart } from '../lib/page-title';
+import { movedIndex } from '../lib/roving-focus';
 
 type TypeMode = 'auto' | 'cbu' | 'alias';
 type Tab = 'account' | 'report';
@@ -32,9 +33,8 @@ export function ConsultaScreen() {
   // WAI-ARIA's tabs: one Tab stop (the open tab); the arrow keys, Home and End move to another tab
   // and open it, so Tab goes on from the tab into its panel.
   const onTabKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const at = TABS.indexOf(tab);
-    const to = e.key === 'ArrowRight' ? (at + 1) % TABS.length : e.key === 'ArrowLeft' ? (at - 1 + TABS.length) % TABS.length : e.key === 'Home' ? 0 : e.key === 'End' ? TABS.length - 1 : -1;
-    if (to < 0 || e.altKey || e.ctrlKey || e.metaKey) return;
+    const to = movedIndex(e, TABS.indexOf(tab), TABS.length, { homeEnd: true });
+    if (to < 0) return;
     e.preventDefault();
     setByArrowKeys(true);
     setTab(TABS[to]!);
