@@ -11,14 +11,13 @@
 // Reports requests/s, p50/p99, the server's main-thread CPU per request and each durable run's ratio
 // to the mean of the baseline runs around it, in bench/results/wrk-check.json. 127.0.0.1 only; every
 // run is bounded by --duration.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureBuilt } from './build.mjs';
-import { directoryCsv } from './directory-fixture.mjs';
-import { cliIn, mainThreadCpuMicros, ROOT, SERVE, startServer, stopServer } from './processes.mjs';
+import { mainThreadCpuMicros, ROOT, SERVE, startServer, stopServer } from './processes.mjs';
+import { runWrk, seedDirectoryLookups, wrkInstalled, wrkVersion } from './wrk-load.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -32,52 +31,13 @@ const duration = Math.max(2, Math.min(Number(values.duration) || 6, 60));
 const connections = Math.max(2, Math.min(Number(values.connections) || 50, 200));
 const THREADS = 2;
 
-if (spawnSync('wrk', ['--version']).error) {
-  process.stderr.write('wrk is not installed (Debian: apt-get install wrk); nothing measured.\n');
-  process.exit(1);
-}
+if (!wrkInstalled()) process.exit(1);
 ensureBuilt();
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'titular-wrk-'));
-const cli = cliIn(dataDir);
-cli('init', '--org', 'Bench', '--admin-name', 'Bench', '--admin-email', 'bench@titular.test');
-const keys = Array.from({ length: THREADS }, () => JSON.parse(cli('keys', 'create', '--product', 'cbu', '--scopes', 'lookup', '--rate-limit', '10000', '--json')).key);
-cli('credits', 'add', '--product', 'cbu', '--amount', '100000000');
-const { csv, numbers } = directoryCsv(1000);
-writeFileSync(path.join(dataDir, 'directory.csv'), csv);
-cli('directory', 'import', path.join(dataDir, 'directory.csv'));
+const { keys, numbers, script } = seedDirectoryLookups(dataDir, THREADS);
 
-// wrk's script: every request precomputed per thread (thread i sends keys[i]), a JSON line at the end.
-const script = path.join(dataDir, 'lookups.lua');
-writeFileSync(
-  script,
-  `local keys = {${keys.map((k) => JSON.stringify(k)).join(',')}}
-local numbers = {${numbers.map((n) => JSON.stringify(n)).join(',')}}
-local threads, requests, next = 0, {}, 0
-function setup(thread) threads = threads + 1; thread:set("id", threads) end
-function init(args)
-  local key = keys[(wrk.thread:get("id") - 1) % #keys + 1]
-  for i, n in ipairs(numbers) do
-    requests[i] = wrk.format("GET", "/api/v1/lookup?identifier=" .. n .. "&type=cbu", { ["Authorization"] = "Bearer " .. key })
-  end
-  next = math.random(#requests)
-end
-function request() next = next % #requests + 1; return requests[next] end
-function done(summary, latency)
-  io.write(string.format('RESULT {"requests":%d,"micros":%d,"non2xx":%d,"errors":%d,"p50Ms":%.2f,"p99Ms":%.2f}\\n',
-    summary.requests, summary.duration, summary.errors.status,
-    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000))
-end
-`,
-);
-
-function wrk(url, seconds) {
-  const run = spawnSync('wrk', [`-t${THREADS}`, `-c${connections}`, `-d${seconds}s`, '--timeout', '5s', '-s', script, url], { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
-  const line = /RESULT (\{.*\})/.exec(run.stdout ?? '')?.[1];
-  if (!line) throw new Error(`wrk gave no result:\n${run.stdout}\n${run.stderr}`);
-  return JSON.parse(line);
-}
+const wrk = (url, seconds) => runWrk(url, script, { seconds, threads: THREADS, connections });
 
 async function measure(name, args) {
   const server = await startServer(args[0], args.slice(1));
@@ -119,7 +79,7 @@ const ratios = durableRuns.map((r) => r.ratio).sort((a, b) => a - b);
 const report = {
   date: new Date().toISOString(),
   machine: { cpus: os.cpus().length, node: process.version, loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100) },
-  settings: { generator: spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0].trim(), threads: THREADS, connections, durationSeconds: duration, rounds, responseBytes },
+  settings: { generator: wrkVersion(), threads: THREADS, connections, durationSeconds: duration, rounds, responseBytes },
   medianDurableRatio: ratios[Math.floor(ratios.length / 2)],
   durableRatioRange: [ratios[0], ratios.at(-1)],
   runs,
