@@ -79,7 +79,7 @@ try {
   const runs = Object.fromEntries(chosen.map((id) => [id, []]));
   for (let round = 1; round <= rounds; round++) {
     for (const id of round % 2 ? chosen : [...chosen].reverse()) {
-      const run = await counted(id, servers[id].args, round);
+      const run = await counted(id, servers[id].args, round, script);
       runs[id].push(run);
       process.stdout.write(
         `${servers[id].name.padEnd(28)} #${round}  ${String(run.requests).padStart(6)} requests  thousand instructions per request: event loop ${String(run.phases.eventLoop).padStart(5)}` +
@@ -124,10 +124,11 @@ try {
 }
 
 /**
- * One server under callgrind: uninstrumented while it starts and warms up, counted for `seconds` of wrk,
- * then dumped and stopped. Instructions per request, in thousands, in all and by phase.
+ * One server under callgrind: uninstrumented while it starts and warms up, counted for `seconds` of wrk
+ * sending `script`'s requests, then dumped and stopped. Instructions per request, in thousands, in all
+ * and by phase.
  */
-async function counted(id, args, round) {
+async function counted(id, args, round, script) {
   const out = path.join(countsDir, `${id}-${round}.out`);
   const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, ...args], {
     cwd: ROOT,
@@ -153,7 +154,7 @@ async function counted(id, args, round) {
         reject(new Error(`${id} exited with ${code} under valgrind:\n${stderr.slice(-2000)}`));
       });
     });
-    const load = (s) => runWrk(url, script(), { seconds: s, threads: THREADS, connections: CONNECTIONS, timeoutSeconds: 30 });
+    const load = (s) => runWrk(url, script, { seconds: s, threads: THREADS, connections: CONNECTIONS, timeoutSeconds: 30 });
     load(warmup); // JIT (under valgrind it takes most of this), caches, the WAL's first pages: not counted
     execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
     const result = load(seconds);
@@ -179,11 +180,6 @@ async function counted(id, args, round) {
       clearTimeout(killer);
     }
   }
-}
-
-/** wrk's script, written by seedDirectoryLookups next to the data. */
-function script() {
-  return path.join(dataDir, 'lookups.lua');
 }
 
 /** The `totals:` line of a callgrind dump: every instruction counted in it. */
