@@ -20,7 +20,7 @@
 // Under callgrind a server runs some 30 to 50 times slower, so every connection waits at the server and
 // its group commits are larger than at full speed: per-batch costs weigh less here than in `npm run bench`.
 // Writes bench/results/instructions.json. 127.0.0.1 only; every run bounded by its seconds.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -130,36 +130,17 @@ try {
  */
 async function counted(id, args, round, script) {
   const out = path.join(countsDir, `${id}-${round}.out`);
-  const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, TITULAR_PASSPHRASE: '' },
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
+  // valgrind's own messages go to a file beside the counts, not to the terminal.
+  const launcher = ['valgrind', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, `--log-file=${path.join(countsDir, `${id}-${round}.log`)}`];
+  const server = await startServer(args[0], args.slice(1), {}, { launcher, startSeconds: 180 });
+  const pid = String(server.child.pid);
   try {
-    const url = await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${id} did not start under valgrind within 180 s`)), 180_000);
-      let stdout = '';
-      child.stdout.on('data', (chunk) => {
-        stdout += chunk;
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`${id} exited with ${code} under valgrind:\n${stderr.slice(-2000)}`));
-      });
-    });
-    const load = (s) => runWrk(url, script, { seconds: s, threads: THREADS, connections: CONNECTIONS, timeoutSeconds: 30 });
+    const load = (s) => runWrk(server.url, script, { seconds: s, threads: THREADS, connections: CONNECTIONS, timeoutSeconds: 30 });
     load(warmup); // JIT (under valgrind it takes most of this), caches, the WAL's first pages: not counted
-    execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
+    execFileSync('callgrind_control', ['--instr=on', pid], { stdio: 'ignore' });
     const result = load(seconds);
-    execFileSync('callgrind_control', ['--instr=off', String(child.pid)], { stdio: 'ignore' });
-    execFileSync('callgrind_control', ['--dump', String(child.pid)], { stdio: 'ignore' });
+    execFileSync('callgrind_control', ['--instr=off', pid], { stdio: 'ignore' });
+    execFileSync('callgrind_control', ['--dump', pid], { stdio: 'ignore' });
     if (result.non2xx || result.errors) throw new Error(`${id}: ${result.non2xx} non-2xx answers and ${result.errors} errors while counting`);
     // The dump holds the counted window (instrumentation was off before and after it); the file
     // callgrind writes at exit would hold nothing more.
@@ -172,13 +153,7 @@ async function counted(id, args, round, script) {
     );
     return { requests: result.requests, kIrPerRequest: perRequest(total), phases };
   } finally {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      await exited;
-      clearTimeout(killer);
-    }
+    await stopServer(server);
   }
 }
 

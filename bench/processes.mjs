@@ -20,16 +20,18 @@ export const cliIn = (dataDir) => (...args) =>
 /**
  * Spawns a server script (`out/main/serve.js`, or a bench server printing the same "listening on"
  * line); resolves once it prints its URL, with the moment it was spawned (for cold starts).
+ * `launcher`: a command that runs Node for it (valgrind and its flags), with `startSeconds` to match.
  */
-export function startServer(script, args, env = {}) {
+export function startServer(script, args, env = {}, { launcher = [], startSeconds = 30 } = {}) {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: benchEnv(env) });
+  const [command, ...commandArgs] = [...launcher, process.execPath, script, ...args];
+  const child = spawn(command, commandArgs, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: benchEnv(env) });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${path.basename(script)} did not start within 30 s`));
-    }, 30_000);
+      reject(new Error(`${path.basename(script)} did not start within ${startSeconds} s`));
+    }, startSeconds * 1000);
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
